@@ -1,0 +1,57 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+const workspaces = ['contracts', 'testkit', 'engine', 'projections', 'api', 'web'];
+
+/** Which workspaces each workspace may import: dependencies point one way (style.md §2). */
+const allowedImports = {
+  'packages/contracts': [],
+  'packages/testkit': ['contracts'],
+  engine: ['contracts', 'testkit'],
+  projections: ['contracts', 'testkit'],
+  api: ['contracts', 'testkit', 'engine', 'projections'],
+  web: ['contracts'],
+};
+
+const boundaries = Object.entries(allowedImports).map(([dir, allowed]) => ({
+  files: [`${dir}/**/*.{ts,tsx}`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: workspaces
+          .filter((w) => !allowed.includes(w) && !dir.endsWith(w))
+          .map((w) => ({
+            group: [`@auction/${w}`, `@auction/${w}/*`],
+            message: `${dir} may not depend on @auction/${w} (see ARCHITECTURE.md, dependency rule).`,
+          }))
+          .concat([
+            {
+              group: ['../../*/src/*', '../../../*/src/*'],
+              message: 'Import other workspaces by package name, never by relative path.',
+            },
+          ]),
+      },
+    ],
+  },
+}));
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/coverage/**', 'data/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      globals: globals.node,
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+    },
+  },
+  { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },
+  ...boundaries,
+);

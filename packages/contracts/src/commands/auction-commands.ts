@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { Cents } from '../money';
+import { IsoTime } from '../time';
+import { Id } from '../ids';
+import {
+  AuctionDescription,
+  AuctionTitle,
+  CancellationReason,
+  ImageRef,
+} from '../events/auction-events';
+
+/**
+ * Who asks, when, and under which ids. Time and ids come in with the command: the decider reads
+ * no clock and makes no ids.
+ */
+export const CommandMetadata = z.object({
+  commandId: Id,
+  /** The acting user (seller, bidder) or `system`. */
+  actorId: Id,
+  correlationId: Id,
+  /** Business time the command was received. */
+  at: IsoTime,
+});
+export type CommandMetadata = z.infer<typeof CommandMetadata>;
+
+const cmd = <T extends string, D extends z.ZodRawShape>(type: T, data: D) =>
+  z.object({
+    type: z.literal(type),
+    data: z.object({ auctionId: Id, ...data }),
+    metadata: CommandMetadata,
+  });
+
+export const CreateAuction = cmd('CreateAuction', {
+  title: AuctionTitle,
+  description: AuctionDescription,
+  categoryId: Id,
+  startingPrice: Cents,
+  endsAt: IsoTime,
+  image: ImageRef,
+});
+
+/** Absent fields stay as they are. */
+export const EditAuction = cmd('EditAuction', {
+  title: AuctionTitle.optional(),
+  description: AuctionDescription.optional(),
+  image: ImageRef.optional(),
+  startingPrice: Cents.optional(),
+  endsAt: IsoTime.optional(),
+});
+
+export const CancelAuction = cmd('CancelAuction', { reason: CancellationReason });
+export const PlaceBid = cmd('PlaceBid', { bidId: Id, amount: Cents });
+export const EditBid = cmd('EditBid', { bidId: Id, amount: Cents });
+export const RetractBid = cmd('RetractBid', { bidId: Id });
+/** Sent by the closing scheduler at or after the end time; closing twice is a no-op. */
+export const CloseAuction = cmd('CloseAuction', {});
+
+export const AuctionCommand = z.discriminatedUnion('type', [
+  CreateAuction,
+  EditAuction,
+  CancelAuction,
+  PlaceBid,
+  EditBid,
+  RetractBid,
+  CloseAuction,
+]);
+
+export type CreateAuction = z.infer<typeof CreateAuction>;
+export type EditAuction = z.infer<typeof EditAuction>;
+export type CancelAuction = z.infer<typeof CancelAuction>;
+export type PlaceBid = z.infer<typeof PlaceBid>;
+export type EditBid = z.infer<typeof EditBid>;
+export type RetractBid = z.infer<typeof RetractBid>;
+export type CloseAuction = z.infer<typeof CloseAuction>;
+export type AuctionCommand = z.infer<typeof AuctionCommand>;
+export type AuctionCommandType = AuctionCommand['type'];

@@ -1,0 +1,85 @@
+import { formatCents } from './money';
+
+/**
+ * The one vocabulary of failures. Each code has the HTTP status it encodes to and the message a
+ * user sees; codes are stable, messages may improve.
+ */
+export const errorCatalog = {
+  VALIDATION_FAILED: { status: 400, message: 'Invalid input' },
+  UNAUTHENTICATED: { status: 401, message: 'Please log in to continue' },
+  FORBIDDEN: { status: 403, message: 'You are not allowed to do this' },
+  NOT_FOUND: { status: 404, message: 'Not found' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The upload is too large (max 10MB)' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Only JPEG, PNG, WebP or GIF images are accepted' },
+  RATE_LIMITED: { status: 429, message: 'Too many requests, please slow down' },
+  INTERNAL: { status: 500, message: 'Something went wrong' },
+  UNAVAILABLE: { status: 503, message: 'The service is busy, please try again' },
+
+  AUCTION_NOT_FOUND: { status: 404, message: 'Auction not found' },
+  AUCTION_ALREADY_EXISTS: { status: 409, message: 'This auction already exists' },
+  AUCTION_ENDED: { status: 409, message: 'This auction has ended' },
+  AUCTION_NOT_LIVE: { status: 409, message: 'This auction is no longer live' },
+  AUCTION_CLOSED: { status: 409, message: 'A closed auction is part of the record and cannot be deleted' },
+  AUCTION_NOT_ENDED: { status: 409, message: 'This auction has not reached its end time yet' },
+  NOT_AUCTION_OWNER: { status: 403, message: 'Only the seller can change this auction' },
+  STARTING_PRICE_TOO_LOW: { status: 400, message: 'Starting price must be at least $100' },
+  STARTING_PRICE_LOCKED: { status: 409, message: 'The starting price cannot change once bids are placed' },
+  END_TIME_NOT_IN_FUTURE: { status: 400, message: 'The auction end time must be in the future' },
+  END_TIME_TOO_FAR: { status: 400, message: 'The auction end time must be at most 90 days ahead' },
+  END_TIME_EARLIER: { status: 409, message: 'The end time cannot move earlier once bids are placed' },
+
+  OWN_AUCTION: { status: 403, message: 'You cannot bid on your own auction' },
+  BID_TOO_LOW: { status: 409, message: 'Your bid is too low' },
+  BID_NOT_FOUND: { status: 404, message: 'Bid not found' },
+  BID_ALREADY_EXISTS: { status: 409, message: 'This bid has already been placed' },
+  NOT_BID_OWNER: { status: 403, message: 'You can only change your own bids' },
+
+  CATEGORY_NOT_FOUND: { status: 400, message: 'Category not found' },
+  CATEGORY_EXISTS: { status: 409, message: 'Category already exists' },
+
+  CONCURRENCY_CONFLICT: {
+    status: 409,
+    message: 'The auction changed while your request was processed, please try again',
+  },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof errorCatalog;
+export const errorCodes = Object.keys(errorCatalog) as ErrorCode[];
+
+/** A refusal the domain gives: a stable code, the message a user sees, optional details. */
+export interface Rejection {
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly details?: Readonly<Record<string, unknown>>;
+}
+
+export const rejection = (
+  code: ErrorCode,
+  details?: Record<string, unknown>,
+  message: string = errorCatalog[code].message,
+): Rejection => (details === undefined ? { code, message } : { code, message, details });
+
+/** `BID_TOO_LOW` with the smallest amount that would be accepted, in the user's words. */
+export const bidTooLow = (minimumCents: number): Rejection =>
+  rejection(
+    'BID_TOO_LOW',
+    { minimum: minimumCents },
+    `Your bid must be at least ${formatCents(minimumCents)}`,
+  );
+
+export const httpStatusOf = (code: ErrorCode): number => errorCatalog[code].status;
+
+/** A domain failure carried as an exception across layers that cannot return a Rejection. */
+export class DomainError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Readonly<Record<string, unknown>> | undefined;
+  constructor(r: Rejection) {
+    super(r.message);
+    this.name = 'DomainError';
+    this.code = r.code;
+    this.details = r.details;
+  }
+  toRejection(): Rejection {
+    return rejection(this.code, this.details as Record<string, unknown> | undefined, this.message);
+  }
+}

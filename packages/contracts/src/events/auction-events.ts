@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { Cents } from '../money';
+import { IsoTime } from '../time';
+import { Id } from '../ids';
+
+/** A reference to an uploaded image (a URL path on our own server), or null. */
+export const ImageRef = z.string().min(1).max(512).nullable();
+
+export const AuctionTitle = z.string().trim().min(1).max(200);
+export const AuctionDescription = z.string().trim().min(1).max(5000);
+
+const base = { auctionId: Id, at: IsoTime };
+
+/** Every auction event: a past-tense fact whose `type` equals its name. User ids only, no personal data. */
+export const AuctionCreated = z.object({
+  type: z.literal('AuctionCreated'),
+  data: z.object({
+    ...base,
+    sellerId: Id,
+    title: AuctionTitle,
+    description: AuctionDescription,
+    categoryId: Id,
+    startingPrice: Cents,
+    endsAt: IsoTime,
+    image: ImageRef,
+  }),
+});
+
+/** Only the fields that changed are present. */
+export const AuctionEdited = z.object({
+  type: z.literal('AuctionEdited'),
+  data: z.object({
+    ...base,
+    title: AuctionTitle.optional(),
+    description: AuctionDescription.optional(),
+    image: ImageRef.optional(),
+    startingPrice: Cents.optional(),
+    endsAt: IsoTime.optional(),
+  }),
+});
+
+export const CancellationReason = z.enum(['seller', 'account-deleted']);
+
+export const AuctionCancelled = z.object({
+  type: z.literal('AuctionCancelled'),
+  data: z.object({ ...base, reason: CancellationReason }),
+});
+
+export const BidPlaced = z.object({
+  type: z.literal('BidPlaced'),
+  data: z.object({ ...base, bidId: Id, bidderId: Id, amount: Cents }),
+});
+
+/** An edit only raises; after it the edited bid leads at `amount`. */
+export const BidEdited = z.object({
+  type: z.literal('BidEdited'),
+  data: z.object({ ...base, bidId: Id, bidderId: Id, previousAmount: Cents, amount: Cents }),
+});
+
+/** The current bid falls back to the highest remaining bid (`0` and `null` when none remain). */
+export const BidRetracted = z.object({
+  type: z.literal('BidRetracted'),
+  data: z.object({
+    ...base,
+    bidId: Id,
+    bidderId: Id,
+    amount: Cents,
+    currentBid: Cents,
+    leadingBidId: Id.nullable(),
+  }),
+});
+
+export const AuctionClosed = z.object({
+  type: z.literal('AuctionClosed'),
+  data: z.discriminatedUnion('outcome', [
+    z.object({
+      ...base,
+      outcome: z.literal('Sold'),
+      winnerId: Id,
+      winningBidId: Id,
+      finalPrice: Cents,
+    }),
+    z.object({ ...base, outcome: z.literal('Expired') }),
+  ]),
+});
+
+export const AuctionEvent = z.discriminatedUnion('type', [
+  AuctionCreated,
+  AuctionEdited,
+  AuctionCancelled,
+  BidPlaced,
+  BidEdited,
+  BidRetracted,
+  AuctionClosed,
+]);
+
+export type AuctionCreated = z.infer<typeof AuctionCreated>;
+export type AuctionEdited = z.infer<typeof AuctionEdited>;
+export type AuctionCancelled = z.infer<typeof AuctionCancelled>;
+export type BidPlaced = z.infer<typeof BidPlaced>;
+export type BidEdited = z.infer<typeof BidEdited>;
+export type BidRetracted = z.infer<typeof BidRetracted>;
+export type AuctionClosed = z.infer<typeof AuctionClosed>;
+export type AuctionEvent = z.infer<typeof AuctionEvent>;
+export type AuctionEventType = AuctionEvent['type'];
+export const auctionEventTypes = AuctionEvent.options.map((o) => o.shape.type.value);

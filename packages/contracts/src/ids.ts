@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+/** An entity id: a UUID or another opaque token of URL-safe characters. */
+export const Id = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, 'Ids use letters, digits, "-" and "_" only');
+export type Id = z.infer<typeof Id>;
+
+/** The acting user of commands the system issues itself (the closing scheduler). */
+export const SYSTEM_ACTOR = 'system';
+
+export const auctionStream = (auctionId: Id): string => `auction-${auctionId}`;
+export const categoryStream = (categoryId: Id): string => `category-${categoryId}`;
+/** Reservation stream that makes a category name unique: appended with expected revision "no_stream". */
+export const categoryNameStream = (name: string): string =>
+  `category-name-${normaliseCategoryName(name)}`;
+export const normaliseCategoryName = (name: string): string =>
+  name.trim().replace(/\s+/g, ' ').toLowerCase();

@@ -1,0 +1,57 @@
+export { Cents, Dollars, MAX_CENTS, centsToDollars, dollarsToCents, formatCents } from './money';
+export { IsoTime, toIsoTime, isoToMs, DAY_MS } from './time';
+export {
+  Id,
+  SYSTEM_ACTOR,
+  auctionStream,
+  categoryStream,
+  categoryNameStream,
+  normaliseCategoryName,
+} from './ids';
+export { rules } from './rules';
+export {
+  errorCatalog,
+  errorCodes,
+  rejection,
+  bidTooLow,
+  httpStatusOf,
+  DomainError,
+  type ErrorCode,
+  type Rejection,
+} from './errors';
+export {
+  ImageRef,
+  AuctionTitle,
+  AuctionDescription,
+  CancellationReason,
+  AuctionCreated,
+  AuctionEdited,
+  AuctionCancelled,
+  BidPlaced,
+  BidEdited,
+  BidRetracted,
+  AuctionClosed,
+  AuctionEvent,
+  auctionEventTypes,
+  type AuctionEventType,
+} from './events/auction-events';
+export {
+  CategoryName,
+  CategoryDescription,
+  CategoryCreated,
+  CategoryNameReserved,
+  CategoryEvent,
+} from './events/category-events';
+export { EventMetadata, Sha256Hex } from './events/metadata';
+export {
+  CommandMetadata,
+  CreateAuction,
+  EditAuction,
+  CancelAuction,
+  PlaceBid,
+  EditBid,
+  RetractBid,
+  CloseAuction,
+  AuctionCommand,
+  type AuctionCommandType,
+} from './commands/auction-commands';
