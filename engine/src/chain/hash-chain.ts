@@ -1,0 +1,93 @@
+import { hash } from 'node:crypto';
+import { EventMetadata } from '@auction/contracts';
+
+const sha256 = (text: string): string => hash('sha256', text, 'hex');
+
+/** JSON with object keys sorted at every level: the same value always hashes the same. */
+export const canonicalJson = (value: unknown): string => {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i > 0 ? ',' : '') + canonicalJson(value[i]);
+    return out + ']';
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  let out = '{';
+  for (const key of keys) {
+    const item = record[key];
+    if (item === undefined) continue;
+    out += (out.length > 1 ? ',' : '') + JSON.stringify(key) + ':' + canonicalJson(item);
+  }
+  return out + '}';
+};
+
+/** The `prevHash` of a stream's first event. */
+export const genesisHash = (streamId: string): string => sha256(streamId);
+
+export interface ChainLink {
+  readonly streamId: string;
+  readonly revision: number;
+  readonly type: string;
+  readonly data: unknown;
+  /** Everything but `hash`. */
+  readonly metadata: Omit<EventMetadata, 'hash'>;
+}
+
+export const eventHash = (link: ChainLink): string =>
+  sha256(
+    canonicalJson({
+      streamId: link.streamId,
+      revision: link.revision,
+      type: link.type,
+      data: link.data,
+      metadata: link.metadata,
+    }),
+  );
+
+export interface StoredLink {
+  readonly streamId: string;
+  readonly revision: number;
+  readonly type: string;
+  readonly data: unknown;
+  readonly metadata: unknown;
+}
+
+export type ChainVerdict =
+  | { readonly ok: true; readonly length: number; readonly headHash: string }
+  | {
+      readonly ok: false;
+      /** Revision of the first event that does not hold. */
+      readonly brokenAt: number;
+      readonly reason: 'revision-gap' | 'metadata-invalid' | 'prev-hash-mismatch' | 'hash-mismatch';
+    };
+
+/**
+ * Walks one stream's events in order and names the first broken link: a missing revision, a
+ * `prevHash` that is not the previous event's hash, or an event whose content no longer matches
+ * its own `hash`.
+ */
+export const verifyChain = (streamId: string, events: readonly StoredLink[]): ChainVerdict => {
+  let expectedPrev = genesisHash(streamId);
+  for (const [index, event] of events.entries()) {
+    if (event.revision !== index || event.streamId !== streamId) {
+      return { ok: false, brokenAt: index, reason: 'revision-gap' };
+    }
+    const parsed = EventMetadata.safeParse(event.metadata);
+    if (!parsed.success) return { ok: false, brokenAt: index, reason: 'metadata-invalid' };
+    const { hash: sealed, ...rest } = event.metadata as EventMetadata;
+    if (rest.prevHash !== expectedPrev) {
+      return { ok: false, brokenAt: index, reason: 'prev-hash-mismatch' };
+    }
+    const actual = eventHash({
+      streamId,
+      revision: index,
+      type: event.type,
+      data: event.data,
+      metadata: rest,
+    });
+    if (actual !== sealed) return { ok: false, brokenAt: index, reason: 'hash-mismatch' };
+    expectedPrev = sealed;
+  }
+  return { ok: true, length: events.length, headHash: expectedPrev };
+};

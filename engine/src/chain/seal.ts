@@ -1,0 +1,59 @@
+import { hash } from 'node:crypto';
+import type { NewEvent } from '../event-store/event-store';
+import { eventHash } from './hash-chain';
+
+export interface CommandIds {
+  readonly commandId: string;
+  readonly actorId: string;
+  readonly correlationId: string;
+}
+
+/**
+ * The id of the `index`-th event a command writes to a stream, as a UUID (EventStoreDB requires
+ * one): a retried command yields the same ids, so the store can drop the duplicate append.
+ */
+export const eventIdFor = (streamId: string, commandId: string, index: number): string => {
+  const h = hash('sha256', `${streamId}\n${commandId}\n${index}`, 'hex');
+  const variant = ((parseInt(h[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+};
+
+export interface SealedBatch {
+  readonly events: NewEvent[];
+  /** Hash of the last sealed event (the chain's new head). */
+  readonly headHash: string;
+}
+
+/** Puts events of one command into the stream's hash chain, starting after `revision`. */
+export const sealEvents = (
+  streamId: string,
+  revision: number,
+  prevHash: string,
+  events: readonly { readonly type: string; readonly data: unknown }[],
+  ids: CommandIds,
+): SealedBatch => {
+  const sealed: NewEvent[] = [];
+  let head = prevHash;
+  for (const [index, event] of events.entries()) {
+    const metadata = {
+      commandId: ids.commandId,
+      actorId: ids.actorId,
+      correlationId: ids.correlationId,
+      prevHash: head,
+    };
+    head = eventHash({
+      streamId,
+      revision: revision + 1 + index,
+      type: event.type,
+      data: event.data,
+      metadata,
+    });
+    sealed.push({
+      id: eventIdFor(streamId, ids.commandId, index),
+      type: event.type,
+      data: event.data,
+      metadata: { ...metadata, hash: head },
+    });
+  }
+  return { events: sealed, headHash: head };
+};
