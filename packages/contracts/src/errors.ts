@@ -10,7 +10,10 @@ export const errorCatalog = {
   FORBIDDEN: { status: 403, message: 'You are not allowed to do this' },
   NOT_FOUND: { status: 404, message: 'Not found' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The upload is too large (max 10MB)' },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Only JPEG, PNG, WebP or GIF images are accepted' },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    message: 'Only JPEG, PNG, WebP or GIF images are accepted',
+  },
   RATE_LIMITED: { status: 429, message: 'Too many requests, please slow down' },
   INTERNAL: { status: 500, message: 'Something went wrong' },
   UNAVAILABLE: { status: 503, message: 'The service is busy, please try again' },
@@ -19,14 +22,23 @@ export const errorCatalog = {
   AUCTION_ALREADY_EXISTS: { status: 409, message: 'This auction already exists' },
   AUCTION_ENDED: { status: 409, message: 'This auction has ended' },
   AUCTION_NOT_LIVE: { status: 409, message: 'This auction is no longer live' },
-  AUCTION_CLOSED: { status: 409, message: 'A closed auction is part of the record and cannot be deleted' },
+  AUCTION_CLOSED: {
+    status: 409,
+    message: 'A closed auction is part of the record and cannot be deleted',
+  },
   AUCTION_NOT_ENDED: { status: 409, message: 'This auction has not reached its end time yet' },
   NOT_AUCTION_OWNER: { status: 403, message: 'Only the seller can change this auction' },
   STARTING_PRICE_TOO_LOW: { status: 400, message: 'Starting price must be at least $100' },
-  STARTING_PRICE_LOCKED: { status: 409, message: 'The starting price cannot change once bids are placed' },
+  STARTING_PRICE_LOCKED: {
+    status: 409,
+    message: 'The starting price cannot change once bids are placed',
+  },
   END_TIME_NOT_IN_FUTURE: { status: 400, message: 'The auction end time must be in the future' },
   END_TIME_TOO_FAR: { status: 400, message: 'The auction end time must be at most 90 days ahead' },
-  END_TIME_EARLIER: { status: 409, message: 'The end time cannot move earlier once bids are placed' },
+  END_TIME_EARLIER: {
+    status: 409,
+    message: 'The end time cannot move earlier once bids are placed',
+  },
 
   OWN_AUCTION: { status: 403, message: 'You cannot bid on your own auction' },
   BID_TOO_LOW: { status: 409, message: 'Your bid is too low' },
@@ -80,6 +92,6 @@ export class DomainError extends Error {
     this.details = r.details;
   }
   toRejection(): Rejection {
-    return rejection(this.code, this.details as Record<string, unknown> | undefined, this.message);
+    return rejection(this.code, this.details, this.message);
   }
 }

@@ -1,0 +1,36 @@
+import { Map as ImmutableMap } from 'immutable';
+import type { AuctionState, BidState } from './decider-types';
+
+export const initialState: AuctionState = {
+  status: 'None',
+  auctionId: null,
+  sellerId: null,
+  title: '',
+  description: '',
+  categoryId: null,
+  image: null,
+  startingPrice: 0,
+  endsAt: null,
+  bids: ImmutableMap<string, BidState>(),
+  currentBid: 0,
+  leadingBidId: null,
+  lastAt: null,
+  winnerId: null,
+  finalPrice: null,
+};
+
+/** The highest non-retracted bid other than `excludeBidId`, or null. */
+export const highestActiveBid = (state: AuctionState, excludeBidId?: string): BidState | null => {
+  let best: BidState | null = null;
+  for (const bid of state.bids.values()) {
+    if (bid.retracted || bid.bidId === excludeBidId) continue;
+    if (best === null || bid.amount > best.amount) best = bid;
+  }
+  return best;
+};
+
+/** A plain-data view of the state, for comparisons and logs. */
+export const stateToJSON = (state: AuctionState) => ({
+  ...state,
+  bids: [...state.bids.values()].sort((a, b) => (a.bidId < b.bidId ? -1 : 1)),
+});
