@@ -1,0 +1,622 @@
+import fc from 'fast-check';
+import { MAX_CENTS, SYSTEM_ACTOR, isoToMs, rules, toIsoTime } from '@auction/contracts';
+import type {
+  AuctionCommand,
+  CancelAuction,
+  CloseAuction,
+  CommandMetadata,
+  CreateAuction,
+  EditAuction,
+  EditBid,
+  PlaceBid,
+  RetractBid,
+} from '@auction/contracts';
+import { createModel } from './reference-model';
+import type { ModelView } from './reference-model';
+
+/** The instant generated times cluster around. */
+export const ARBITRARY_EPOCH = '2030-01-01T00:00:00.000Z';
+
+const epochMs = isoToMs(ARBITRARY_EPOCH);
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+
+/** Contract-valid ids: UUIDs and short URL-safe tokens. */
+export const idArbitrary = (): fc.Arbitrary<string> =>
+  fc.oneof(fc.uuid(), fc.stringMatching(/^[A-Za-z0-9_-]{1,24}$/));
+
+/** Any acting user, the system scheduler included. */
+export const actorIdArbitrary = (): fc.Arbitrary<string> =>
+  fc.oneof(
+    { weight: 9, arbitrary: idArbitrary() },
+    { weight: 1, arbitrary: fc.constant(SYSTEM_ACTOR) },
+  );
+
+/** Cents within the contract, biased to the bidding boundaries around $100. */
+export const centsArbitrary = (): fc.Arbitrary<number> =>
+  fc.oneof(
+    fc.constantFrom(
+      0,
+      rules.minStartingPriceCents - 1,
+      rules.minStartingPriceCents,
+      rules.minStartingPriceCents + rules.minIncrementCents - 1,
+      rules.minStartingPriceCents + rules.minIncrementCents,
+      MAX_CENTS,
+    ),
+    fc.integer({ min: 9_000, max: 50_000 }),
+    fc.integer({ min: 0, max: MAX_CENTS }),
+  );
+
+/** Starting prices: mostly valid, sometimes exactly the minimum or one cent below it. */
+export const startingPriceArbitrary = (): fc.Arbitrary<number> =>
+  fc.oneof(
+    { weight: 6, arbitrary: fc.integer({ min: 100, max: 1_000 }).map((dollars) => dollars * 100) },
+    { weight: 2, arbitrary: fc.integer({ min: rules.minStartingPriceCents, max: 500_000 }) },
+    { weight: 2, arbitrary: fc.constant(rules.minStartingPriceCents) },
+    { weight: 1, arbitrary: fc.constant(rules.minStartingPriceCents - 1) },
+  );
+
+/** ISO instants (`YYYY-MM-DDTHH:mm:ss.sssZ`) within `[fromMs, toMs]`; by default 120 days from the epoch. */
+export const isoTimeArbitrary = (
+  range: { fromMs?: number; toMs?: number } = {},
+): fc.Arbitrary<string> =>
+  fc
+    .integer({ min: range.fromMs ?? epochMs, max: range.toMs ?? epochMs + 120 * 24 * HOUR_MS })
+    .map(toIsoTime);
+
+/** Fixes the auction or the actor of generated commands. */
+export interface CommandArbitraryOptions {
+  auctionId?: string;
+  actorId?: string;
+}
+
+/** Command metadata with fresh ids, an actor and a time near the epoch. */
+export const commandMetadataArbitrary = (
+  options: CommandArbitraryOptions = {},
+): fc.Arbitrary<CommandMetadata> =>
+  fc.record({
+    commandId: idArbitrary(),
+    actorId: options.actorId === undefined ? actorIdArbitrary() : fc.constant(options.actorId),
+    correlationId: idArbitrary(),
+    at: isoTimeArbitrary(),
+  });
+
+const titleArbitrary = (): fc.Arbitrary<string> =>
+  fc.stringMatching(/^[A-Za-z0-9](?:[A-Za-z0-9 ]{0,38}[A-Za-z0-9])?$/);
+
+const imageArbitrary = (): fc.Arbitrary<string | null> =>
+  fc.constantFrom(null, '/uploads/lamp.jpg', '/uploads/chair.png');
+
+const commandArbitrary = <T extends AuctionCommand['type'], D extends object>(
+  type: T,
+  data: fc.Arbitrary<D>,
+  options: CommandArbitraryOptions,
+) =>
+  fc.record({
+    type: fc.constant(type),
+    data: fc
+      .tuple(options.auctionId === undefined ? idArbitrary() : fc.constant(options.auctionId), data)
+      .map(([auctionId, rest]) => ({ auctionId, ...rest })),
+    metadata: commandMetadataArbitrary(options),
+  });
+
+/** A CreateAuction; its values may break the rules (e.g. a price below $100), never the contract. */
+export const createAuctionCommandArbitrary = (
+  options: CommandArbitraryOptions = {},
+): fc.Arbitrary<CreateAuction> =>
+  commandArbitrary(
+    'CreateAuction',
+    fc.record({
+      title: titleArbitrary(),
+      description: titleArbitrary(),
+      categoryId: idArbitrary(),
+      startingPrice: startingPriceArbitrary(),
+      endsAt: isoTimeArbitrary(),
+      image: imageArbitrary(),
+    }),
+    options,
+  );
+
+/** An EditAuction with any subset of its optional fields. */
+export const editAuctionCommandArbitrary = (
+  options: CommandArbitraryOptions = {},
+): fc.Arbitrary<EditAuction> =>
+  commandArbitrary(
+    'EditAuction',
+    fc.record(
+      {
+        title: titleArbitrary(),
+        description: titleArbitrary(),
+        image: imageArbitrary(),
+        startingPrice: startingPriceArbitrary(),
+        endsAt: isoTimeArbitrary(),
+      },
+      { requiredKeys: [] },
+    ),
+    options,
+  );
+
+export const cancelAuctionCommandArbitrary = (
+  options: CommandArbitraryOptions = {},
+): fc.Arbitrary<CancelAuction> =>
+  commandArbitrary(
+    'CancelAuction',
+    fc.record({ reason: fc.constantFrom('seller' as const, 'account-deleted' as const) }),
+    options,
+  );
+
+export const placeBidCommandArbitrary = (
+  options: CommandArbitraryOptions = {},
+): fc.Arbitrary<PlaceBid> =>
+  commandArbitrary(
+    'PlaceBid',
+    fc.record({ bidId: idArbitrary(), amount: centsArbitrary() }),
+    options,
+  );
+
+export const editBidCommandArbitrary = (
+  options: CommandArbitraryOptions = {},
+): fc.Arbitrary<EditBid> =>
+  commandArbitrary(
+    'EditBid',
+    fc.record({ bidId: idArbitrary(), amount: centsArbitrary() }),
+    options,
+  );
+
+export const retractBidCommandArbitrary = (
+  options: CommandArbitraryOptions = {},
+): fc.Arbitrary<RetractBid> =>
+  commandArbitrary('RetractBid', fc.record({ bidId: idArbitrary() }), options);
+
+export const closeAuctionCommandArbitrary = (
+  options: CommandArbitraryOptions = {},
+): fc.Arbitrary<CloseAuction> => commandArbitrary('CloseAuction', fc.record({}), options);
+
+/** Any single auction command, unrelated to any state. */
+export const auctionCommandArbitrary = (
+  options: CommandArbitraryOptions = {},
+): fc.Arbitrary<AuctionCommand> =>
+  fc.oneof(
+    createAuctionCommandArbitrary(options),
+    editAuctionCommandArbitrary(options),
+    cancelAuctionCommandArbitrary(options),
+    placeBidCommandArbitrary(options),
+    editBidCommandArbitrary(options),
+    retractBidCommandArbitrary(options),
+    closeAuctionCommandArbitrary(options),
+  );
+
+type Actor = { kind: 'natural' } | { kind: 'seller' } | { kind: 'bidder'; index: number };
+type Step = { kind: 'wait'; ms: number } | { kind: 'pastEnd'; offsetMs: number };
+type BidRef =
+  | { kind: 'fresh' }
+  | { kind: 'active'; index: number }
+  | { kind: 'known'; index: number }
+  | { kind: 'unknown' };
+type AmountBase = 'next' | 'highest' | 'starting' | 'own';
+interface Amount {
+  base: AmountBase;
+  delta: number;
+}
+type PriceChange = { kind: 'same' } | { kind: 'set'; cents: number };
+type EndChange = { kind: 'same' } | { kind: 'shift'; ms: number } | { kind: 'fromNow'; ms: number };
+
+type Intent =
+  | { kind: 'place'; step: Step; actor: Actor; bidder: number; bid: BidRef; amount: Amount }
+  | { kind: 'edit'; step: Step; actor: Actor; bid: BidRef; amount: Amount }
+  | { kind: 'retract'; step: Step; actor: Actor; bid: BidRef }
+  | {
+      kind: 'editAuction';
+      step: Step;
+      actor: Actor;
+      title: string | undefined;
+      startingPrice: PriceChange | undefined;
+      endsAt: EndChange | undefined;
+    }
+  | { kind: 'cancel'; step: Step; actor: Actor }
+  | { kind: 'close'; step: Step; actor: Actor }
+  | { kind: 'create'; step: Step; actor: Actor };
+
+interface Opening {
+  bidders: number;
+  startMs: number;
+  startingPrice: number;
+  durationMs: number;
+  title: string;
+}
+
+const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 30, arbitrary: fc.constant({ kind: 'wait' as const, ms: 0 }) },
+  {
+    weight: 30,
+    arbitrary: fc.integer({ min: 1, max: 1_000 }).map((ms) => ({ kind: 'wait' as const, ms })),
+  },
+  {
+    weight: 50,
+    arbitrary: fc
+      .integer({ min: 1_000, max: 3 * MINUTE_MS })
+      .map((ms) => ({ kind: 'wait' as const, ms })),
+  },
+  {
+    weight: 5,
+    arbitrary: fc
+      .integer({ min: 3 * MINUTE_MS, max: HOUR_MS })
+      .map((ms) => ({ kind: 'wait' as const, ms })),
+  },
+);
+
+const crossingArbitrary: fc.Arbitrary<Step> = fc
+  .oneof(
+    { weight: 3, arbitrary: fc.constantFrom(0, 1) },
+    { weight: 1, arbitrary: fc.integer({ min: 2, max: HOUR_MS }) },
+  )
+  .map((offsetMs) => ({ kind: 'pastEnd' as const, offsetMs }));
+
+const actorArbitrary = (naturalWeight: number): fc.Arbitrary<Actor> =>
+  fc.oneof(
+    { weight: naturalWeight, arbitrary: fc.constant({ kind: 'natural' as const }) },
+    { weight: 1, arbitrary: fc.constant({ kind: 'seller' as const }) },
+    { weight: 1, arbitrary: fc.nat(4).map((index) => ({ kind: 'bidder' as const, index })) },
+  );
+
+const amountArbitrary: fc.Arbitrary<Amount> = fc.oneof(
+  { weight: 5, arbitrary: fc.constant<Amount>({ base: 'next', delta: 0 }) },
+  {
+    weight: 5,
+    arbitrary: fc.integer({ min: 1, max: 5_000 }).map((delta): Amount => ({ base: 'next', delta })),
+  },
+  { weight: 2, arbitrary: fc.constant<Amount>({ base: 'next', delta: -1 }) },
+  { weight: 1, arbitrary: fc.constant<Amount>({ base: 'highest', delta: 0 }) },
+  { weight: 1, arbitrary: fc.constant<Amount>({ base: 'starting', delta: 0 }) },
+  { weight: 1, arbitrary: fc.constant<Amount>({ base: 'starting', delta: -1 }) },
+  { weight: 1, arbitrary: fc.constant<Amount>({ base: 'own', delta: 0 }) },
+  { weight: 1, arbitrary: fc.constant<Amount>({ base: 'own', delta: 1 }) },
+);
+
+const existingBidArbitrary: fc.Arbitrary<BidRef> = fc.oneof(
+  { weight: 8, arbitrary: fc.nat(20).map((index): BidRef => ({ kind: 'active', index })) },
+  { weight: 2, arbitrary: fc.nat(20).map((index): BidRef => ({ kind: 'known', index })) },
+  { weight: 1, arbitrary: fc.constant<BidRef>({ kind: 'unknown' }) },
+);
+
+const priceChangeArbitrary: fc.Arbitrary<PriceChange | undefined> = fc.oneof(
+  { weight: 4, arbitrary: fc.constant(undefined) },
+  { weight: 1, arbitrary: fc.constant<PriceChange>({ kind: 'same' }) },
+  {
+    weight: 3,
+    arbitrary: startingPriceArbitrary().map((cents): PriceChange => ({ kind: 'set', cents })),
+  },
+);
+
+const endChangeArbitrary: fc.Arbitrary<EndChange | undefined> = fc.oneof(
+  { weight: 3, arbitrary: fc.constant(undefined) },
+  { weight: 1, arbitrary: fc.constant<EndChange>({ kind: 'same' }) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .integer({ min: -30 * MINUTE_MS, max: 30 * MINUTE_MS })
+      .map((ms): EndChange => ({ kind: 'shift', ms })),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .constantFrom(
+        -1,
+        0,
+        1,
+        rules.maxAuctionDurationMs,
+        rules.maxAuctionDurationMs + 1,
+        10 * MINUTE_MS,
+      )
+      .map((ms): EndChange => ({ kind: 'fromNow', ms })),
+  },
+);
+
+const cancelIntentArbitrary: fc.Arbitrary<Intent> = fc.record({
+  kind: fc.constant('cancel' as const),
+  step: stepArbitrary,
+  actor: actorArbitrary(3),
+});
+
+const closeIntentArbitrary: fc.Arbitrary<Intent> = fc.record({
+  kind: fc.constant('close' as const),
+  step: stepArbitrary,
+  actor: actorArbitrary(8),
+});
+
+const intentArbitrary: fc.Arbitrary<Intent> = fc.oneof(
+  {
+    weight: 60,
+    arbitrary: fc.record({
+      kind: fc.constant('place' as const),
+      step: stepArbitrary,
+      actor: actorArbitrary(12),
+      bidder: fc.nat(4),
+      bid: fc.oneof(
+        { weight: 24, arbitrary: fc.constant<BidRef>({ kind: 'fresh' }) },
+        { weight: 1, arbitrary: fc.nat(20).map((index): BidRef => ({ kind: 'known', index })) },
+      ),
+      amount: amountArbitrary,
+    }),
+  },
+  {
+    weight: 15,
+    arbitrary: fc.record({
+      kind: fc.constant('edit' as const),
+      step: stepArbitrary,
+      actor: actorArbitrary(6),
+      bid: existingBidArbitrary,
+      amount: amountArbitrary,
+    }),
+  },
+  {
+    weight: 8,
+    arbitrary: fc.record({
+      kind: fc.constant('retract' as const),
+      step: stepArbitrary,
+      actor: actorArbitrary(6),
+      bid: existingBidArbitrary,
+    }),
+  },
+  {
+    weight: 10,
+    arbitrary: fc.record({
+      kind: fc.constant('editAuction' as const),
+      step: stepArbitrary,
+      actor: actorArbitrary(6),
+      title: fc.option(titleArbitrary(), { nil: undefined }),
+      startingPrice: priceChangeArbitrary,
+      endsAt: endChangeArbitrary,
+    }),
+  },
+  { weight: 1, arbitrary: cancelIntentArbitrary },
+  { weight: 4, arbitrary: closeIntentArbitrary },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('create' as const),
+      step: stepArbitrary,
+      actor: actorArbitrary(6),
+    }),
+  },
+);
+
+const afterEndIntentArbitrary: fc.Arbitrary<Intent> = fc.oneof(
+  { weight: 4, arbitrary: intentArbitrary },
+  { weight: 2, arbitrary: closeIntentArbitrary },
+  { weight: 1, arbitrary: cancelIntentArbitrary },
+);
+
+const openingArbitrary: fc.Arbitrary<Opening> = fc.record({
+  bidders: fc.integer({ min: 3, max: 5 }),
+  startMs: fc.integer({ min: 0, max: 24 * HOUR_MS }).map((offset) => epochMs + offset),
+  startingPrice: fc.oneof(
+    {
+      weight: 40,
+      arbitrary: startingPriceArbitrary().filter((c) => c >= rules.minStartingPriceCents),
+    },
+    { weight: 1, arbitrary: fc.constant(rules.minStartingPriceCents - 1) },
+  ),
+  durationMs: fc.oneof(
+    { weight: 60, arbitrary: fc.integer({ min: MINUTE_MS, max: HOUR_MS }) },
+    { weight: 2, arbitrary: fc.constant(rules.maxAuctionDurationMs) },
+    { weight: 1, arbitrary: fc.constant(rules.maxAuctionDurationMs + 1) },
+    { weight: 1, arbitrary: fc.constant(0) },
+  ),
+  title: titleArbitrary(),
+});
+
+/** Shapes the timelines of {@link timelineArbitrary}. */
+export interface TimelineOptions {
+  /** The one auction every command targets; `auction-1` by default. */
+  auctionId?: string;
+  /** Commands after the opening CreateAuction; 0 by default. */
+  minLength?: number;
+  /** Commands after the opening CreateAuction; 40 by default. */
+  maxLength?: number;
+}
+
+/** The seller's id in generated timelines. */
+export const TIMELINE_SELLER = 'seller';
+/** The bidders' ids in generated timelines (3 to 5 of them take part). */
+export const TIMELINE_BIDDERS = ['bidder-1', 'bidder-2', 'bidder-3', 'bidder-4', 'bidder-5'];
+
+const pick = <T>(items: readonly T[], index: number): T | undefined =>
+  items.length === 0 ? undefined : items[index % items.length];
+
+const toCommands = (auctionId: string, opening: Opening, intents: readonly Intent[]) => {
+  const model = createModel();
+  const bidders = TIMELINE_BIDDERS.slice(0, opening.bidders);
+  const bidOwners = new Map<string, string>();
+  const knownBidIds: string[] = [];
+  const commands: AuctionCommand[] = [];
+  let nowMs = opening.startMs;
+  let freshBids = 0;
+  let unknownBids = 0;
+
+  const metadata = (actorId: string): CommandMetadata => ({
+    commandId: `cmd-${commands.length + 1}`,
+    actorId,
+    correlationId: `corr-${commands.length + 1}`,
+    at: toIsoTime(nowMs),
+  });
+  const emit = (command: AuctionCommand): void => {
+    commands.push(command);
+    model.apply(command);
+  };
+  let crossed = false;
+  const advance = (step: Step, view: ModelView): void => {
+    const endMs = view.endsAt === null ? null : isoToMs(view.endsAt);
+    if (step.kind === 'pastEnd') crossed = true;
+    const target =
+      step.kind === 'pastEnd'
+        ? (endMs ?? nowMs) + step.offsetMs
+        : crossed || endMs === null
+          ? nowMs + step.ms
+          : Math.min(nowMs + step.ms, endMs - 1);
+    nowMs = Math.max(nowMs, target);
+  };
+  const actorOf = (actor: Actor, natural: string): string =>
+    actor.kind === 'natural'
+      ? natural
+      : actor.kind === 'seller'
+        ? TIMELINE_SELLER
+        : (pick(bidders, actor.index) ?? natural);
+  const resolveBid = (ref: BidRef, view: ModelView): string => {
+    const active = view.bids.filter((b) => !b.retracted).map((b) => b.bidId);
+    const known =
+      ref.kind === 'known'
+        ? pick(knownBidIds, ref.index)
+        : ref.kind === 'active'
+          ? (pick(active, ref.index) ?? pick(knownBidIds, ref.index))
+          : undefined;
+    if (known !== undefined) return known;
+    if (ref.kind !== 'unknown') {
+      freshBids += 1;
+      return `bid-${String(freshBids).padStart(3, '0')}`;
+    }
+    unknownBids += 1;
+    return `ghost-${unknownBids}`;
+  };
+  const amountOf = (amount: Amount, view: ModelView, bidId: string): number => {
+    const next =
+      view.leadingBidId === null ? view.startingPrice : view.currentBid + rules.minIncrementCents;
+    const own = view.bids.find((b) => b.bidId === bidId)?.amount ?? view.currentBid;
+    const base = {
+      next,
+      highest: view.currentBid,
+      starting: view.startingPrice,
+      own,
+    }[amount.base];
+    return Math.min(MAX_CENTS, Math.max(0, base + amount.delta));
+  };
+  const createCommand = (actorId: string, durationMs: number): CreateAuction => ({
+    type: 'CreateAuction',
+    data: {
+      auctionId,
+      title: opening.title,
+      description: `About ${opening.title}`,
+      categoryId: 'category-1',
+      startingPrice: opening.startingPrice,
+      endsAt: toIsoTime(nowMs + durationMs),
+      image: null,
+    },
+    metadata: metadata(actorId),
+  });
+
+  emit(createCommand(TIMELINE_SELLER, opening.durationMs));
+
+  for (const intent of intents) {
+    const before = model.view();
+    advance(intent.step, before);
+    switch (intent.kind) {
+      case 'place': {
+        const bidder = pick(bidders, intent.bidder) ?? TIMELINE_SELLER;
+        const actorId = actorOf(intent.actor, bidder);
+        const bidId = resolveBid(intent.bid, before);
+        if (!bidOwners.has(bidId)) {
+          bidOwners.set(bidId, actorId);
+          knownBidIds.push(bidId);
+        }
+        emit({
+          type: 'PlaceBid',
+          data: { auctionId, bidId, amount: amountOf(intent.amount, before, bidId) },
+          metadata: metadata(actorId),
+        });
+        break;
+      }
+      case 'edit': {
+        const bidId = resolveBid(intent.bid, before);
+        emit({
+          type: 'EditBid',
+          data: { auctionId, bidId, amount: amountOf(intent.amount, before, bidId) },
+          metadata: metadata(actorOf(intent.actor, bidOwners.get(bidId) ?? TIMELINE_SELLER)),
+        });
+        break;
+      }
+      case 'retract': {
+        const bidId = resolveBid(intent.bid, before);
+        emit({
+          type: 'RetractBid',
+          data: { auctionId, bidId },
+          metadata: metadata(actorOf(intent.actor, bidOwners.get(bidId) ?? TIMELINE_SELLER)),
+        });
+        break;
+      }
+      case 'editAuction': {
+        const currentEnd = before.endsAt === null ? nowMs : isoToMs(before.endsAt);
+        const price = intent.startingPrice;
+        const end = intent.endsAt;
+        const data: EditAuction['data'] = { auctionId };
+        if (intent.title !== undefined) data.title = intent.title;
+        if (price !== undefined) {
+          data.startingPrice = price.kind === 'same' ? before.startingPrice : price.cents;
+        }
+        if (end !== undefined) {
+          const endMs =
+            end.kind === 'same'
+              ? currentEnd
+              : end.kind === 'shift'
+                ? currentEnd + end.ms
+                : nowMs + end.ms;
+          data.endsAt = toIsoTime(endMs);
+        }
+        emit({
+          type: 'EditAuction',
+          data,
+          metadata: metadata(actorOf(intent.actor, TIMELINE_SELLER)),
+        });
+        break;
+      }
+      case 'cancel':
+        emit({
+          type: 'CancelAuction',
+          data: { auctionId, reason: 'seller' },
+          metadata: metadata(actorOf(intent.actor, TIMELINE_SELLER)),
+        });
+        break;
+      case 'close':
+        emit({
+          type: 'CloseAuction',
+          data: { auctionId },
+          metadata: metadata(actorOf(intent.actor, SYSTEM_ACTOR)),
+        });
+        break;
+      case 'create':
+        emit(createCommand(actorOf(intent.actor, TIMELINE_SELLER), HOUR_MS));
+        break;
+      default: {
+        const unexpected: never = intent;
+        throw new Error(`Unknown intent ${JSON.stringify(unexpected)}`);
+      }
+    }
+  }
+  return commands;
+};
+
+/**
+ * Command sequences for one auction: a CreateAuction, then bids, edits, retractions, auction
+ * edits, cancellations and closes from a seller and 3-5 bidders, at non-decreasing times. Most
+ * timelines end with a few commands at or after the end time. Amounts are chosen against the
+ * reference model's state so they land on the rule boundaries (the minimum next bid, one cent
+ * below it, the starting price, ...).
+ */
+export const timelineArbitrary = (
+  options: TimelineOptions = {},
+): fc.Arbitrary<AuctionCommand[]> => {
+  const maxLength = options.maxLength ?? 40;
+  return fc
+    .tuple(
+      openingArbitrary,
+      fc.array(intentArbitrary, { minLength: options.minLength ?? 0, maxLength, size: 'max' }),
+      crossingArbitrary,
+      fc.array(afterEndIntentArbitrary, { maxLength: 6, size: 'max' }),
+    )
+    .map(([opening, live, crossing, afterEnd]) => {
+      const pastEnd = afterEnd.map((intent, i) =>
+        i === 0 ? { ...intent, step: crossing } : intent,
+      );
+      const intents = [...live, ...pastEnd].slice(0, maxLength);
+      return toCommands(options.auctionId ?? 'auction-1', opening, intents);
+    });
+};

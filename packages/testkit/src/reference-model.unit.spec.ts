@@ -1,0 +1,550 @@
+import { describe, expect, it } from 'vitest';
+import { DAY_MS, isoToMs, toIsoTime } from '@auction/contracts';
+import type { AuctionCommand, EditAuction, ErrorCode } from '@auction/contracts';
+import { createModel } from './reference-model';
+import type { ModelView } from './reference-model';
+
+const T0 = '2030-01-01T00:00:00.000Z';
+const at = (minutes: number, extraMs = 0): string =>
+  toIsoTime(isoToMs(T0) + minutes * 60_000 + extraMs);
+const END = at(60);
+
+let sequence = 0;
+const metadata = (actorId: string, time: string) => {
+  sequence += 1;
+  return { commandId: `cmd-${sequence}`, actorId, correlationId: `corr-${sequence}`, at: time };
+};
+
+const auctionId = 'auction-1';
+
+const create = (
+  data: { startingPrice?: number; endsAt?: string } = {},
+  actor = 'seller',
+  time = at(0),
+): AuctionCommand => ({
+  type: 'CreateAuction',
+  data: {
+    auctionId,
+    title: 'Lamp',
+    description: 'A lamp',
+    categoryId: 'lighting',
+    startingPrice: data.startingPrice ?? 10_000,
+    endsAt: data.endsAt ?? END,
+    image: null,
+  },
+  metadata: metadata(actor, time),
+});
+const place = (actor: string, bidId: string, amount: number, time = at(1)): AuctionCommand => ({
+  type: 'PlaceBid',
+  data: { auctionId, bidId, amount },
+  metadata: metadata(actor, time),
+});
+const editBid = (actor: string, bidId: string, amount: number, time = at(2)): AuctionCommand => ({
+  type: 'EditBid',
+  data: { auctionId, bidId, amount },
+  metadata: metadata(actor, time),
+});
+const retract = (actor: string, bidId: string, time = at(2)): AuctionCommand => ({
+  type: 'RetractBid',
+  data: { auctionId, bidId },
+  metadata: metadata(actor, time),
+});
+const editAuction = (
+  actor: string,
+  changes: Omit<EditAuction['data'], 'auctionId'>,
+  time = at(2),
+): AuctionCommand => ({
+  type: 'EditAuction',
+  data: { auctionId, ...changes },
+  metadata: metadata(actor, time),
+});
+const cancel = (actor = 'seller', time = at(2)): AuctionCommand => ({
+  type: 'CancelAuction',
+  data: { auctionId, reason: 'seller' },
+  metadata: metadata(actor, time),
+});
+const close = (time = END, actor = 'system'): AuctionCommand => ({
+  type: 'CloseAuction',
+  data: { auctionId },
+  metadata: metadata(actor, time),
+});
+
+const given = (...history: AuctionCommand[]) => {
+  const model = createModel();
+  for (const command of history) expect(model.apply(command)).toEqual({ accepted: true });
+  return {
+    when: (command: AuctionCommand) => ({
+      thenAccepts: (): ModelView => {
+        expect(model.apply(command)).toEqual({ accepted: true });
+        return model.view();
+      },
+      thenRejects: (code: ErrorCode): void => {
+        const before = model.view();
+        expect(model.apply(command)).toEqual({ accepted: false, code });
+        expect(model.view()).toEqual(before);
+      },
+      thenIgnores: (): void => {
+        const before = model.view();
+        expect(model.apply(command)).toEqual({ accepted: true });
+        expect(model.view()).toEqual(before);
+      },
+    }),
+  };
+};
+
+describe('reference model', () => {
+  it('starts with no auction', () => {
+    expect(createModel().view()).toEqual({
+      status: 'None',
+      currentBid: 0,
+      leadingBidId: null,
+      winnerId: null,
+      finalPrice: null,
+      endsAt: null,
+      startingPrice: 0,
+      bids: [],
+    });
+  });
+
+  it.each([
+    ['PlaceBid', place('alice', 'b1', 10_000)],
+    ['EditBid', editBid('alice', 'b1', 10_000)],
+    ['RetractBid', retract('alice', 'b1')],
+    ['EditAuction', editAuction('seller', { title: 'x' })],
+    ['CancelAuction', cancel()],
+    ['CloseAuction', close()],
+  ])('refuses %s on a missing auction with AUCTION_NOT_FOUND', (_type, command) => {
+    given().when(command).thenRejects('AUCTION_NOT_FOUND');
+  });
+
+  describe('CreateAuction', () => {
+    it('creates a Live auction', () => {
+      const view = given()
+        .when(create({ startingPrice: 12_300 }))
+        .thenAccepts();
+      expect(view).toMatchObject({ status: 'Live', startingPrice: 12_300, endsAt: END });
+    });
+
+    it('refuses a second create with AUCTION_ALREADY_EXISTS', () => {
+      given(create()).when(create()).thenRejects('AUCTION_ALREADY_EXISTS');
+    });
+
+    it('accepts exactly $100 and refuses one cent less', () => {
+      given()
+        .when(create({ startingPrice: 10_000 }))
+        .thenAccepts();
+      given()
+        .when(create({ startingPrice: 9_999 }))
+        .thenRejects('STARTING_PRICE_TOO_LOW');
+    });
+
+    it('refuses an end time at or before now', () => {
+      given()
+        .when(create({ endsAt: at(0) }))
+        .thenRejects('END_TIME_NOT_IN_FUTURE');
+      given()
+        .when(create({ endsAt: at(-1) }))
+        .thenRejects('END_TIME_NOT_IN_FUTURE');
+      given()
+        .when(create({ endsAt: at(0, 1) }))
+        .thenAccepts();
+    });
+
+    it('accepts an end exactly 90 days ahead and refuses one millisecond more', () => {
+      given()
+        .when(create({ endsAt: toIsoTime(isoToMs(at(0)) + 90 * DAY_MS) }))
+        .thenAccepts();
+      given()
+        .when(create({ endsAt: toIsoTime(isoToMs(at(0)) + 90 * DAY_MS + 1) }))
+        .thenRejects('END_TIME_TOO_FAR');
+    });
+
+    it('checks the price before the end time', () => {
+      given()
+        .when(create({ startingPrice: 1, endsAt: at(-5) }))
+        .thenRejects('STARTING_PRICE_TOO_LOW');
+    });
+  });
+
+  describe('PlaceBid', () => {
+    it('accepts a first bid of exactly the starting price and makes it lead', () => {
+      const view = given(create({ startingPrice: 15_000 }))
+        .when(place('alice', 'b1', 15_000))
+        .thenAccepts();
+      expect(view).toMatchObject({ currentBid: 15_000, leadingBidId: 'b1' });
+      expect(view.bids).toEqual([
+        { bidId: 'b1', bidderId: 'alice', amount: 15_000, retracted: false },
+      ]);
+    });
+
+    it('refuses a first bid below the starting price with BID_TOO_LOW', () => {
+      given(create({ startingPrice: 15_000 }))
+        .when(place('alice', 'b1', 14_999))
+        .thenRejects('BID_TOO_LOW');
+    });
+
+    it('needs the highest plus $1 once there are bids', () => {
+      const history = [create(), place('alice', 'b1', 20_000)];
+      given(...history)
+        .when(place('bob', 'b2', 20_100))
+        .thenAccepts();
+      given(...history)
+        .when(place('bob', 'b2', 20_099))
+        .thenRejects('BID_TOO_LOW');
+      given(...history)
+        .when(place('bob', 'b2', 20_000))
+        .thenRejects('BID_TOO_LOW');
+    });
+
+    it('lets the leader raise by the same rule', () => {
+      const history = [create(), place('alice', 'b1', 20_000)];
+      given(...history)
+        .when(place('alice', 'b2', 20_100))
+        .thenAccepts();
+      given(...history)
+        .when(place('alice', 'b2', 20_050))
+        .thenRejects('BID_TOO_LOW');
+    });
+
+    it('goes back to the starting price once every bid is retracted', () => {
+      given(create(), place('alice', 'b1', 20_000), retract('alice', 'b1'))
+        .when(place('bob', 'b2', 10_000, at(3)))
+        .thenAccepts();
+    });
+
+    it('refuses the seller with OWN_AUCTION', () => {
+      given(create())
+        .when(place('seller', 'b1', 10_000))
+        .thenRejects('OWN_AUCTION');
+    });
+
+    it('refuses a reused bid id with BID_ALREADY_EXISTS, even a retracted one', () => {
+      given(create(), place('alice', 'b1', 10_000))
+        .when(place('bob', 'b1', 50_000))
+        .thenRejects('BID_ALREADY_EXISTS');
+      given(create(), place('alice', 'b1', 10_000), retract('alice', 'b1'))
+        .when(place('alice', 'b1', 50_000, at(3)))
+        .thenRejects('BID_ALREADY_EXISTS');
+    });
+
+    it('refuses a bid at or after the end time with AUCTION_ENDED', () => {
+      given(create())
+        .when(place('alice', 'b1', 10_000, END))
+        .thenRejects('AUCTION_ENDED');
+      given(create())
+        .when(place('alice', 'b1', 10_000, at(60, -1)))
+        .thenAccepts();
+    });
+
+    it('refuses a bid on a cancelled or closed auction with AUCTION_NOT_LIVE', () => {
+      given(create(), cancel())
+        .when(place('alice', 'b1', 10_000, at(3)))
+        .thenRejects('AUCTION_NOT_LIVE');
+      given(create(), close())
+        .when(place('alice', 'b1', 10_000, at(61)))
+        .thenRejects('AUCTION_NOT_LIVE');
+    });
+
+    it('checks in order: live, ended, own auction, duplicate id, amount', () => {
+      given(create(), place('alice', 'b1', 10_000), cancel('seller', at(3)))
+        .when(place('seller', 'b1', 1, END))
+        .thenRejects('AUCTION_NOT_LIVE');
+      given(create(), place('alice', 'b1', 10_000))
+        .when(place('seller', 'b1', 1, END))
+        .thenRejects('AUCTION_ENDED');
+      given(create(), place('alice', 'b1', 10_000))
+        .when(place('seller', 'b1', 1))
+        .thenRejects('OWN_AUCTION');
+      given(create(), place('alice', 'b1', 10_000))
+        .when(place('bob', 'b1', 1))
+        .thenRejects('BID_ALREADY_EXISTS');
+    });
+  });
+
+  describe('EditBid', () => {
+    const history = [create(), place('alice', 'b1', 20_000), place('bob', 'b2', 30_000)];
+
+    it('lets the leader raise by any amount above their own', () => {
+      const view = given(...history)
+        .when(editBid('bob', 'b2', 30_001))
+        .thenAccepts();
+      expect(view).toMatchObject({ currentBid: 30_001, leadingBidId: 'b2' });
+    });
+
+    it('refuses the leader an amount not above their own with BID_TOO_LOW', () => {
+      given(...history)
+        .when(editBid('bob', 'b2', 30_000))
+        .thenRejects('BID_TOO_LOW');
+    });
+
+    it('needs an outbid bid to reach the highest plus $1, then it leads', () => {
+      given(...history)
+        .when(editBid('alice', 'b1', 30_099))
+        .thenRejects('BID_TOO_LOW');
+      const view = given(...history)
+        .when(editBid('alice', 'b1', 30_100))
+        .thenAccepts();
+      expect(view).toMatchObject({ currentBid: 30_100, leadingBidId: 'b1' });
+      expect(view.bids).toContainEqual({
+        bidId: 'b1',
+        bidderId: 'alice',
+        amount: 30_100,
+        retracted: false,
+      });
+    });
+
+    it('refuses a missing or retracted bid with BID_NOT_FOUND', () => {
+      given(...history)
+        .when(editBid('alice', 'nope', 90_000))
+        .thenRejects('BID_NOT_FOUND');
+      given(...history, retract('alice', 'b1'))
+        .when(editBid('alice', 'b1', 90_000, at(3)))
+        .thenRejects('BID_NOT_FOUND');
+    });
+
+    it("refuses someone else's bid with NOT_BID_OWNER", () => {
+      given(...history)
+        .when(editBid('bob', 'b1', 90_000))
+        .thenRejects('NOT_BID_OWNER');
+    });
+
+    it('refuses at the end time with AUCTION_ENDED and when not live with AUCTION_NOT_LIVE', () => {
+      given(...history)
+        .when(editBid('bob', 'b2', 90_000, END))
+        .thenRejects('AUCTION_ENDED');
+      given(...history, cancel())
+        .when(editBid('bob', 'b2', 90_000, at(3)))
+        .thenRejects('AUCTION_NOT_LIVE');
+    });
+
+    it('checks ownership before the amount', () => {
+      given(...history)
+        .when(editBid('alice', 'b2', 1))
+        .thenRejects('NOT_BID_OWNER');
+    });
+  });
+
+  describe('RetractBid', () => {
+    const history = [create(), place('alice', 'b1', 20_000), place('bob', 'b2', 30_000)];
+
+    it('falls back to the highest remaining bid', () => {
+      const view = given(...history)
+        .when(retract('bob', 'b2'))
+        .thenAccepts();
+      expect(view).toMatchObject({ currentBid: 20_000, leadingBidId: 'b1' });
+      expect(view.bids).toContainEqual({
+        bidId: 'b2',
+        bidderId: 'bob',
+        amount: 30_000,
+        retracted: true,
+      });
+    });
+
+    it('falls back to 0 and null when no bid remains', () => {
+      const view = given(create(), place('alice', 'b1', 20_000))
+        .when(retract('alice', 'b1'))
+        .thenAccepts();
+      expect(view).toMatchObject({ currentBid: 0, leadingBidId: null });
+    });
+
+    it('refuses a missing or already retracted bid with BID_NOT_FOUND', () => {
+      given(...history)
+        .when(retract('alice', 'nope'))
+        .thenRejects('BID_NOT_FOUND');
+      given(...history, retract('alice', 'b1'))
+        .when(retract('alice', 'b1', at(3)))
+        .thenRejects('BID_NOT_FOUND');
+    });
+
+    it("refuses someone else's bid with NOT_BID_OWNER", () => {
+      given(...history)
+        .when(retract('alice', 'b2'))
+        .thenRejects('NOT_BID_OWNER');
+    });
+
+    it('refuses at the end time with AUCTION_ENDED and when not live with AUCTION_NOT_LIVE', () => {
+      given(...history)
+        .when(retract('bob', 'b2', END))
+        .thenRejects('AUCTION_ENDED');
+      given(...history, close(END))
+        .when(retract('bob', 'b2', at(61)))
+        .thenRejects('AUCTION_NOT_LIVE');
+    });
+  });
+
+  describe('EditAuction', () => {
+    it('lets the seller change title, description and image any time it is live', () => {
+      given(create(), place('alice', 'b1', 10_000))
+        .when(editAuction('seller', { title: 'New', description: 'Newer', image: null }))
+        .thenAccepts();
+    });
+
+    it('refuses anyone but the seller with NOT_AUCTION_OWNER, even on a closed auction', () => {
+      given(create())
+        .when(editAuction('alice', { title: 'Mine' }))
+        .thenRejects('NOT_AUCTION_OWNER');
+      given(create(), close())
+        .when(editAuction('alice', { title: 'Mine' }, at(61)))
+        .thenRejects('NOT_AUCTION_OWNER');
+    });
+
+    it('refuses when not live with AUCTION_NOT_LIVE and at the end with AUCTION_ENDED', () => {
+      given(create(), cancel())
+        .when(editAuction('seller', { title: 'x' }, at(3)))
+        .thenRejects('AUCTION_NOT_LIVE');
+      given(create())
+        .when(editAuction('seller', { title: 'x' }, END))
+        .thenRejects('AUCTION_ENDED');
+    });
+
+    it('changes the starting price while there are no active bids', () => {
+      const view = given(create())
+        .when(editAuction('seller', { startingPrice: 25_000 }))
+        .thenAccepts();
+      expect(view.startingPrice).toBe(25_000);
+      given(create(), place('alice', 'b1', 10_000), retract('alice', 'b1'))
+        .when(editAuction('seller', { startingPrice: 25_000 }, at(3)))
+        .thenAccepts();
+    });
+
+    it('locks the starting price once there are active bids, unless it stays the same', () => {
+      given(create(), place('alice', 'b1', 10_000))
+        .when(editAuction('seller', { startingPrice: 25_000 }))
+        .thenRejects('STARTING_PRICE_LOCKED');
+      given(create(), place('alice', 'b1', 10_000))
+        .when(editAuction('seller', { startingPrice: 10_000 }))
+        .thenAccepts();
+    });
+
+    it('refuses a new starting price below $100 with STARTING_PRICE_TOO_LOW', () => {
+      given(create())
+        .when(editAuction('seller', { startingPrice: 9_999 }))
+        .thenRejects('STARTING_PRICE_TOO_LOW');
+    });
+
+    it('refuses an end time at or before now, or beyond 90 days', () => {
+      given(create())
+        .when(editAuction('seller', { endsAt: at(2) }, at(2)))
+        .thenRejects('END_TIME_NOT_IN_FUTURE');
+      given(create())
+        .when(editAuction('seller', { endsAt: toIsoTime(isoToMs(at(2)) + 90 * DAY_MS + 1) }))
+        .thenRejects('END_TIME_TOO_FAR');
+      given(create())
+        .when(editAuction('seller', { endsAt: toIsoTime(isoToMs(at(2)) + 90 * DAY_MS) }))
+        .thenAccepts();
+    });
+
+    it('lets the end move earlier only while there are no active bids', () => {
+      const view = given(create())
+        .when(editAuction('seller', { endsAt: at(30) }))
+        .thenAccepts();
+      expect(view.endsAt).toBe(at(30));
+      given(create(), place('alice', 'b1', 10_000))
+        .when(editAuction('seller', { endsAt: at(30) }))
+        .thenRejects('END_TIME_EARLIER');
+      given(create(), place('alice', 'b1', 10_000))
+        .when(editAuction('seller', { endsAt: at(90) }))
+        .thenAccepts();
+    });
+
+    it('ignores an unchanged end time', () => {
+      given(create(), place('alice', 'b1', 10_000))
+        .when(editAuction('seller', { endsAt: END, startingPrice: 10_000 }))
+        .thenIgnores();
+    });
+
+    it('checks the starting price before the end time', () => {
+      given(create(), place('alice', 'b1', 10_000))
+        .when(editAuction('seller', { startingPrice: 1, endsAt: at(0) }))
+        .thenRejects('STARTING_PRICE_LOCKED');
+      given(create())
+        .when(editAuction('seller', { startingPrice: 1, endsAt: at(0) }))
+        .thenRejects('STARTING_PRICE_TOO_LOW');
+    });
+  });
+
+  describe('CancelAuction', () => {
+    it('cancels a live auction before its end', () => {
+      const view = given(create(), place('alice', 'b1', 10_000))
+        .when(cancel())
+        .thenAccepts();
+      expect(view).toMatchObject({ status: 'Cancelled', winnerId: null, finalPrice: null });
+    });
+
+    it('refuses anyone but the seller with NOT_AUCTION_OWNER', () => {
+      given(create()).when(cancel('alice')).thenRejects('NOT_AUCTION_OWNER');
+    });
+
+    it('accepts a second cancel without change', () => {
+      given(create(), cancel())
+        .when(cancel('seller', at(3)))
+        .thenIgnores();
+    });
+
+    it('refuses a sold or expired auction with AUCTION_CLOSED', () => {
+      given(create(), place('alice', 'b1', 10_000), close())
+        .when(cancel('seller', at(61)))
+        .thenRejects('AUCTION_CLOSED');
+      given(create(), close())
+        .when(cancel('seller', at(61)))
+        .thenRejects('AUCTION_CLOSED');
+    });
+
+    it('refuses a live auction past its end with AUCTION_ENDED', () => {
+      given(create()).when(cancel('seller', END)).thenRejects('AUCTION_ENDED');
+    });
+  });
+
+  describe('CloseAuction', () => {
+    it('refuses before the end time with AUCTION_NOT_ENDED', () => {
+      given(create())
+        .when(close(at(60, -1)))
+        .thenRejects('AUCTION_NOT_ENDED');
+    });
+
+    it('sells to the highest active bid at the end time', () => {
+      const view = given(
+        create(),
+        place('alice', 'b1', 10_000),
+        place('bob', 'b2', 12_000),
+        place('carol', 'b3', 13_000),
+        retract('carol', 'b3'),
+      )
+        .when(close(END))
+        .thenAccepts();
+      expect(view).toMatchObject({
+        status: 'Sold',
+        winnerId: 'bob',
+        finalPrice: 12_000,
+        currentBid: 12_000,
+        leadingBidId: 'b2',
+      });
+    });
+
+    it('expires without active bids; anyone may close', () => {
+      const view = given(create(), place('alice', 'b1', 10_000), retract('alice', 'b1'))
+        .when(close(at(70), 'alice'))
+        .thenAccepts();
+      expect(view).toMatchObject({ status: 'Expired', winnerId: null, finalPrice: null });
+    });
+
+    it('is idempotent once sold, expired or cancelled', () => {
+      given(create(), place('alice', 'b1', 10_000), close())
+        .when(close(at(61)))
+        .thenIgnores();
+      given(create(), close())
+        .when(close(at(61)))
+        .thenIgnores();
+      given(create(), cancel())
+        .when(close(at(3)))
+        .thenIgnores();
+    });
+  });
+
+  it('lists bids sorted by bid id', () => {
+    const view = given(create(), place('alice', 'b2', 10_000))
+      .when(place('bob', 'b1', 10_100))
+      .thenAccepts();
+    expect(view.bids.map((b) => b.bidId)).toEqual(['b1', 'b2']);
+  });
+});
