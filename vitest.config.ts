@@ -3,6 +3,5 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: ['packages/contracts', 'packages/testkit', 'engine'],
-    testTimeout: 30_000,
   },
 });

@@ -4,5 +4,6 @@ export default defineProject({
   test: {
     name: 'contracts',
     include: ['src/**/*.spec.ts'],
+    testTimeout: 60_000,
   },
 });

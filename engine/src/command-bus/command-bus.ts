@@ -1,5 +1,12 @@
-import type { AuctionCommand, AuctionEvent, Rejection } from '@auction/contracts';
-import type { RecordedEvent } from '../event-store/event-store';
+import type { AuctionStatus } from '../auction/decider-types';
+import type { AuctionCommand, AuctionEvent, EventMetadata, Rejection } from '@auction/contracts';
+
+/** An event as committed for a command: its stream revision and sealed metadata. */
+export type CommittedEvent = AuctionEvent & {
+  readonly id: string;
+  readonly revision: number;
+  readonly metadata: EventMetadata;
+};
 
 /** What a caller learns once its command's events are committed (or that it was refused). */
 export type CommandOutcome =
@@ -7,15 +14,15 @@ export type CommandOutcome =
       readonly ok: true;
       readonly auctionId: string;
       /** The committed events (empty for an idempotent no-op such as a second close). */
-      readonly events: readonly (RecordedEvent & AuctionEvent)[];
+      readonly events: readonly CommittedEvent[];
       /** Stream revision after the command (-1: the stream does not exist). */
       readonly revision: number;
-      /** Global position of the last committed event (for read-your-writes), if any. */
+      /** Global position at or after this command's events (for read-your-writes); none for a no-op. */
       readonly position: number | undefined;
       /** Current bid in cents after the command. */
       readonly currentBid: number;
       readonly leadingBidId: string | null;
-      readonly status: string;
+      readonly status: AuctionStatus;
     }
   | { readonly ok: false; readonly auctionId: string; readonly rejection: Rejection };
 

@@ -1,0 +1,110 @@
+import { type AuctionCommand, DomainError, categoryStream, rejection } from '@auction/contracts';
+import { type Clock, systemClock } from '../clock';
+import type { CommandBus, CommandOutcome } from '../command-bus/command-bus';
+import type { EventStore } from '../event-store/event-store';
+import { type ActorOptions, AuctionActor, type Snapshot } from './actor';
+
+export interface RegistryOptions extends ActorOptions {
+  readonly store: EventStore;
+  readonly clock?: Clock;
+  /** An actor with nothing to do for this long is dropped (it reloads from the store on demand). */
+  readonly idleMs?: number;
+  /** Whether a category exists; by default, whether its stream exists in the store. */
+  readonly categoryExists?: (categoryId: string) => Promise<boolean>;
+}
+
+/**
+ * The in-process command bus: one actor per auction, created on demand by loading its stream,
+ * dropped when idle. Commands for one auction are therefore ordered by exactly one actor per
+ * process; a second process on the same store shows up as expected-revision conflicts.
+ */
+export class AuctionActorRegistry implements CommandBus {
+  private readonly actors = new Map<string, AuctionActor>();
+  private readonly loading = new Map<string, Promise<AuctionActor>>();
+  private readonly clock: Clock;
+  private readonly idleMs: number;
+  private readonly categoryExists: (categoryId: string) => Promise<boolean>;
+  private sweepTimer: unknown;
+  private closed = false;
+
+  constructor(private readonly options: RegistryOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.idleMs = options.idleMs ?? 5 * 60_000;
+    this.categoryExists =
+      options.categoryExists ??
+      (async (id) => (await options.store.streamRevision(categoryStream(id))) !== undefined);
+    this.armSweep();
+  }
+
+  async send(command: AuctionCommand): Promise<CommandOutcome> {
+    if (this.closed) throw new DomainError(rejection('UNAVAILABLE'));
+    const auctionId = command.data.auctionId;
+    if (command.type === 'CreateAuction' && !(await this.categoryExists(command.data.categoryId))) {
+      return { ok: false, auctionId, rejection: rejection('CATEGORY_NOT_FOUND') };
+    }
+    const cached = this.actors.get(auctionId);
+    const actor = cached && !cached.broken ? cached : await this.load(auctionId);
+    actor.lastUsed = this.clock.now();
+    return actor.send(command);
+  }
+
+  /** The committed snapshot of the auction's actor, if it is in memory (diagnostics and tests). */
+  snapshotOf(auctionId: string): Snapshot | undefined {
+    return this.actors.get(auctionId)?.snapshot;
+  }
+
+  /** The number of actors in memory. */
+  get size(): number {
+    return this.actors.size;
+  }
+
+  /** Drops every idle actor unused for `idleMs`; returns how many were dropped. */
+  evictIdle(): number {
+    const cutoff = this.clock.now() - this.idleMs;
+    let evicted = 0;
+    for (const [id, actor] of this.actors) {
+      if (actor.idle && (actor.broken || actor.lastUsed <= cutoff)) {
+        this.actors.delete(id);
+        evicted++;
+      }
+    }
+    return evicted;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.clock.clearTimeout(this.sweepTimer);
+    await Promise.allSettled(this.loading.values());
+    await Promise.all([...this.actors.values()].map((actor) => actor.whenIdle()));
+  }
+
+  private async load(auctionId: string): Promise<AuctionActor> {
+    let loading = this.loading.get(auctionId);
+    if (!loading) {
+      loading = AuctionActor.load(this.options.store, auctionId, this.options)
+        .then((actor) => {
+          this.actors.set(auctionId, actor);
+          return actor;
+        })
+        .catch((error: unknown) => {
+          const wrapped = new DomainError(rejection('UNAVAILABLE'));
+          wrapped.cause = error;
+          throw wrapped;
+        })
+        .finally(() => this.loading.delete(auctionId));
+      this.loading.set(auctionId, loading);
+    }
+    return loading;
+  }
+
+  private armSweep(): void {
+    this.sweepTimer = this.clock.setTimeout(
+      () => {
+        if (this.closed) return;
+        this.evictIdle();
+        this.armSweep();
+      },
+      Math.max(1000, this.idleMs / 2),
+    );
+  }
+}

@@ -1,0 +1,31 @@
+export * from './auction/index';
+export type { CommandBus, CommandOutcome, CommittedEvent } from './command-bus/command-bus';
+export { type Clock, systemClock } from './clock';
+export {
+  canonicalJson,
+  eventHash,
+  genesisHash,
+  verifyChain,
+  type ChainVerdict,
+} from './chain/hash-chain';
+export { sealEvents, eventIdFor } from './chain/seal';
+export {
+  createCategory,
+  seedFixedCategories,
+  fixedCategories,
+  type CreateCategoryCommand,
+  type CreateCategoryOutcome,
+} from './category/categories';
+export { ClosingScheduler, type ClosingSchedulerOptions } from './scheduler/closing-scheduler';
+export type {
+  EventStore,
+  NewEvent,
+  RecordedEvent,
+  ExpectedRevision,
+  AppendResult,
+  Subscription,
+  SubscribeOptions,
+} from './event-store/event-store';
+export { WrongExpectedRevisionError, DuplicateEventIdError } from './event-store/event-store';
+export { SqliteEventStore, type SqliteEventStoreOptions } from './event-store/sqlite-event-store';
+export { EventStoreDbEventStore } from './event-store/eventstoredb-event-store';

@@ -1,0 +1,70 @@
+import type {
+  AppendResult,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
+} from '../event-store/event-store';
+
+export interface AppendCall {
+  readonly streamId: string;
+  readonly events: readonly NewEvent[];
+  readonly expected: ExpectedRevision;
+}
+
+/**
+ * A real store with a hook around each append, to hold an append in flight or make it fail
+ * before or after it commits. Every other call goes straight through.
+ */
+export class InstrumentedStore implements EventStore {
+  readonly appends: AppendCall[] = [];
+  /** Runs before the real append; throwing fails the append with nothing written. */
+  before: ((call: AppendCall) => Promise<void> | void) | undefined;
+  /** Runs after the real append committed; throwing makes a committed append look failed. */
+  after: ((call: AppendCall) => Promise<void> | void) | undefined;
+
+  constructor(readonly inner: EventStore) {}
+
+  async append(
+    streamId: string,
+    events: readonly NewEvent[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult> {
+    const call = { streamId, events, expected };
+    this.appends.push(call);
+    await this.before?.(call);
+    const result = await this.inner.append(streamId, events, expected);
+    await this.after?.(call);
+    return result;
+  }
+
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
+    return this.inner.readStream(streamId, options);
+  }
+  streamRevision(streamId: string): Promise<number | undefined> {
+    return this.inner.streamRevision(streamId);
+  }
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {
+    return this.inner.readAll(options);
+  }
+  subscribe(options: SubscribeOptions): Subscription {
+    return this.inner.subscribe(options);
+  }
+  headPosition(): Promise<number | undefined> {
+    return this.inner.headPosition();
+  }
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+/** A promise with its resolve exposed: `gate.open()` lets whatever awaits `gate.promise` go on. */
+export const gate = () => {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+};
