@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import { AuctionEvent, SYSTEM_ACTOR, toIsoTime } from '@auction/contracts';
+import { type Clock, systemClock } from '../clock';
+import type { CommandBus } from '../command-bus/command-bus';
+import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store';
+
+export interface ClosingSchedulerOptions {
+  readonly store: EventStore;
+  readonly bus: CommandBus;
+  readonly clock?: Clock;
+  /** Wait before retrying a close that failed for lack of the store. */
+  readonly retryMs?: number;
+  readonly onError?: (error: unknown, auctionId: string) => void;
+}
+
+const LIFECYCLE = ['AuctionCreated', 'AuctionEdited', 'AuctionCancelled', 'AuctionClosed'] as const;
+/** setTimeout's longest delay; later deadlines are reached in hops. */
+const MAX_DELAY_MS = 2_147_483_647;
+
+/**
+ * Closes every auction at its end time by sending CloseAuction through the command bus (closing is
+ * idempotent, so a duplicate is harmless). It follows the store's lifecycle events only, and on
+ * start closes every auction whose end passed while the process was down.
+ */
+export class ClosingScheduler {
+  private readonly open = new Map<string, number>();
+  private readonly closing = new Set<string>();
+  private readonly clock: Clock;
+  private readonly retryMs: number;
+  private subscription: Subscription | undefined;
+  private timer: unknown;
+  private timerAt = Infinity;
+  private stopped = false;
+  private inFlight = new Set<Promise<void>>();
+
+  constructor(private readonly options: ClosingSchedulerOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.retryMs = options.retryMs ?? 1000;
+  }
+
+  /** Resolves once history is read and every overdue auction has been closed (or tried). */
+  async start(): Promise<void> {
+    this.subscription = this.options.store.subscribe({
+      eventTypes: LIFECYCLE,
+      onEvents: (events) => this.apply(events),
+      onError: (error) => this.options.onError?.(error, '*'),
+    });
+    await this.subscription.caughtUp;
+    await this.closeDue();
+  }
+
+  /** Auctions the scheduler will close, with their end times (ms). */
+  pending(): ReadonlyMap<string, number> {
+    return this.open;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.clock.clearTimeout(this.timer);
+    await this.subscription?.close();
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Closes every auction whose end time has come; resolves when those closes are settled. */
+  async closeDue(): Promise<void> {
+    const now = this.clock.now();
+    const due = [...this.open].filter(([id, endsAt]) => endsAt <= now && !this.closing.has(id));
+    await Promise.allSettled(due.map(([id]) => this.track(this.close(id))));
+    this.arm();
+  }
+
+  private apply(events: readonly RecordedEvent[]): void {
+    for (const recorded of events) {
+      const parsed = AuctionEvent.safeParse({ type: recorded.type, data: recorded.data });
+      if (!parsed.success) continue;
+      const event = parsed.data;
+      switch (event.type) {
+        case 'AuctionCreated':
+          this.open.set(event.data.auctionId, Date.parse(event.data.endsAt));
+          break;
+        case 'AuctionEdited':
+          if (event.data.endsAt !== undefined && this.open.has(event.data.auctionId)) {
+            this.open.set(event.data.auctionId, Date.parse(event.data.endsAt));
+          }
+          break;
+        case 'AuctionCancelled':
+        case 'AuctionClosed':
+          this.open.delete(event.data.auctionId);
+          break;
+        case 'BidPlaced':
+        case 'BidEdited':
+        case 'BidRetracted':
+          break;
+        default: {
+          const unexpected: never = event;
+          throw new Error(`Unknown event ${(unexpected as { type: string }).type}`);
+        }
+      }
+    }
+    this.arm();
+  }
+
+  private async close(auctionId: string): Promise<void> {
+    this.closing.add(auctionId);
+    let retryAfter: number | undefined;
+    try {
+      const outcome = await this.options.bus.send({
+        type: 'CloseAuction',
+        data: { auctionId },
+        metadata: {
+          commandId: randomUUID(),
+          correlationId: randomUUID(),
+          actorId: SYSTEM_ACTOR,
+          at: toIsoTime(this.clock.now()),
+        },
+      });
+      if (outcome.ok) {
+        if (outcome.status !== 'Live') this.open.delete(auctionId);
+      } else if (outcome.rejection.code === 'AUCTION_NOT_FOUND') {
+        this.open.delete(auctionId);
+      }
+    } catch (error) {
+      this.options.onError?.(error, auctionId);
+      retryAfter = this.clock.now() + this.retryMs;
+    } finally {
+      this.closing.delete(auctionId);
+    }
+    if (retryAfter !== undefined && this.open.has(auctionId)) this.open.set(auctionId, retryAfter);
+  }
+
+  private arm(): void {
+    if (this.stopped) return;
+    let earliest = Infinity;
+    for (const [id, endsAt] of this.open)
+      if (endsAt < earliest && !this.closing.has(id)) earliest = endsAt;
+    if (earliest === this.timerAt) return;
+    this.clock.clearTimeout(this.timer);
+    this.timerAt = earliest;
+    if (earliest === Infinity) return;
+    const delay = Math.min(Math.max(0, earliest - this.clock.now()), MAX_DELAY_MS);
+    this.timer = this.clock.setTimeout(() => {
+      this.timerAt = Infinity;
+      void this.closeDue();
+    }, delay);
+  }
+
+  private track(work: Promise<void>): Promise<void> {
+    this.inFlight.add(work);
+    return work.finally(() => this.inFlight.delete(work));
+  }
+}
