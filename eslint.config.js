@@ -37,6 +37,26 @@ const boundaries = Object.entries(allowedImports).map(([dir, allowed]) => ({
   },
 }));
 
+/** Tests, test support and benchmarks of the read side may drive the real engine to make events. */
+const readSideTests = {
+  files: [
+    'projections/src/testing/**/*.ts',
+    'projections/**/*.spec.ts',
+    'projections/bench/**/*.ts',
+  ],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: ['api', 'web'].map((w) => ({
+          group: [`@auction/${w}`, `@auction/${w}/*`],
+          message: `projections may not depend on @auction/${w}.`,
+        })),
+      },
+    ],
+  },
+};
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/coverage/**', 'data/**'] },
   js.configs.recommended,
@@ -57,4 +77,5 @@ export default tseslint.config(
   },
   { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },
   ...boundaries,
+  readSideTests,
 );

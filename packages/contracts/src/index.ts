@@ -55,3 +55,19 @@ export {
   AuctionCommand,
   type AuctionCommandType,
 } from './commands/auction-commands';
+export {
+  PublicUser,
+  ImageView,
+  BidView,
+  AuctionStatusView,
+  AuctionView,
+  CategoryView,
+  ProfileStatistics,
+  RecentActivity,
+  HistoryType,
+  HistoryStatus,
+  HistoryEntry,
+  WinningItem,
+  WinningsStatistics,
+  NotificationView,
+} from './http/views';

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+
+/** What the API shows of a user next to their auctions and bids. Money in views is in dollars. */
+export const PublicUser = z.object({
+  _id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  image: z.object({ url: z.string() }).nullable(),
+});
+export type PublicUser = z.infer<typeof PublicUser>;
+
+export const ImageView = z.object({ url: z.string() }).nullable();
+
+export const BidView = z.object({
+  _id: z.string(),
+  auctionId: z.string(),
+  /** Dollars; `amount` is the same value under the other name the spec reads. */
+  bidAmount: z.number(),
+  amount: z.number(),
+  bidder: PublicUser,
+  createdAt: z.string(),
+});
+export type BidView = z.infer<typeof BidView>;
+
+export const AuctionStatusView = z.enum(['Live', 'Sold', 'Expired', 'Cancelled']);
+
+export const AuctionView = z.object({
+  _id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  category: z.object({ _id: z.string(), name: z.string() }),
+  startingPrice: z.number(),
+  /** The highest standing bid in dollars, 0 when none. */
+  currentBid: z.number(),
+  image: ImageView,
+  /** The same image under the name the list cards read. */
+  images: ImageView,
+  seller: PublicUser,
+  auctionEndTime: z.string(),
+  status: AuctionStatusView,
+  /** Standing bids, highest first. */
+  bids: z.array(BidView),
+  bidCount: z.number().int(),
+  createdAt: z.string(),
+  winner: PublicUser.nullable(),
+  finalPrice: z.number().nullable(),
+  /** Stream revision the view reflects: realtime events after it apply on top. */
+  revision: z.number().int(),
+});
+export type AuctionView = z.infer<typeof AuctionView>;
+
+export const CategoryView = z.object({
+  _id: z.string(),
+  name: z.string(),
+  description: z.string(),
+});
+export type CategoryView = z.infer<typeof CategoryView>;
+
+export const ProfileStatistics = z.object({
+  totalAuctions: z.number().int(),
+  totalWinnings: z.number().int(),
+  totalBids: z.number().int(),
+  totalWinningsValue: z.number(),
+  watchListCount: z.number().int(),
+  activeAuctions: z.number().int(),
+  completedAuctions: z.number().int(),
+});
+export type ProfileStatistics = z.infer<typeof ProfileStatistics>;
+
+export const RecentActivity = z.object({
+  _id: z.string(),
+  product: z.object({ _id: z.string(), title: z.string() }),
+  amount: z.number(),
+  createdAt: z.string(),
+});
+export type RecentActivity = z.infer<typeof RecentActivity>;
+
+export const HistoryType = z.enum(['created', 'won', 'bid']);
+export const HistoryStatus = z.enum(['active', 'outbid', 'completed', 'cancelled', 'retracted']);
+export const HistoryEntry = z.object({
+  id: z.string(),
+  type: HistoryType,
+  auctionId: z.string(),
+  title: z.string(),
+  image: ImageView,
+  amount: z.number(),
+  status: HistoryStatus,
+  date: z.string(),
+});
+export type HistoryEntry = z.infer<typeof HistoryEntry>;
+
+export const WinningItem = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  image: ImageView,
+  finalPrice: z.number(),
+  originalPrice: z.number(),
+  wonDate: z.string(),
+  category: z.object({ _id: z.string(), name: z.string() }).nullable(),
+  seller: PublicUser.nullable(),
+});
+export type WinningItem = z.infer<typeof WinningItem>;
+
+export const WinningsStatistics = z.object({
+  totalItems: z.number().int(),
+  totalValue: z.number(),
+  /** Original (starting) price minus final price, summed, as the spec defines savings. */
+  totalSavings: z.number(),
+  averageSavings: z.number(),
+});
+export type WinningsStatistics = z.infer<typeof WinningsStatistics>;
+
+export const NotificationView = z.object({
+  _id: z.string(),
+  message: z.string(),
+  timestamp: z.string(),
+  isRead: z.boolean(),
+  auctionId: z.string().nullable(),
+});
+export type NotificationView = z.infer<typeof NotificationView>;

@@ -1,0 +1,272 @@
+import Database from 'better-sqlite3';
+import type {
+  CollectionSpec,
+  Condition,
+  Doc,
+  FindOptions,
+  IndexValue,
+  ReadStore,
+  Where,
+  Write,
+} from './read-store';
+import { fold } from './query-semantics';
+
+export interface SqliteReadStoreOptions {
+  /** Database file (created when missing), or `:memory:`. */
+  readonly filename: string;
+}
+
+interface Row {
+  readonly doc: string;
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const checkName = (name: string): string => {
+  if (!NAME.test(name)) throw new Error(`Invalid collection or field name: ${name}`);
+  return name;
+};
+const table = (collection: string) => `"rm_${checkName(collection)}"`;
+const column = (field: string) => `"ix_${checkName(field)}"`;
+
+const toIndexValue = (value: unknown): IndexValue => {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'number' || typeof value === 'string') return value;
+  throw new Error(`Indexed fields hold strings, numbers, booleans or null, not ${typeof value}`);
+};
+const toParam = (value: IndexValue): string | number | null =>
+  typeof value === 'boolean' ? (value ? 1 : 0) : value;
+
+/**
+ * The embedded read store: one table per collection with the document as JSON text and one
+ * indexed column per declared field. A projection's batch and its checkpoint commit together.
+ */
+export class SqliteReadStore implements ReadStore {
+  private readonly db: Database.Database;
+  private readonly specs = new Map<string, CollectionSpec>();
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(options: SqliteReadStoreOptions) {
+    this.db = new Database(options.filename);
+    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma('journal_mode = WAL');
+    // Read models are rebuilt from the event log, so NORMAL durability is enough.
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('cache_size = -65536');
+    this.db.function('fold', { deterministic: true }, (value: unknown) =>
+      typeof value === 'string' ? fold(value) : null,
+    );
+    this.db.exec(
+      'CREATE TABLE IF NOT EXISTS rm_checkpoints (projection TEXT PRIMARY KEY, position INTEGER NOT NULL)',
+    );
+  }
+
+  ensureCollections(specs: readonly CollectionSpec[]): Promise<void> {
+    return attempt(() => {
+      for (const spec of specs) {
+        const t = table(spec.name);
+        this.db.exec(
+          `CREATE TABLE IF NOT EXISTS ${t} (id TEXT PRIMARY KEY, position INTEGER NOT NULL, doc TEXT NOT NULL)`,
+        );
+        const existing = new Set(
+          (this.db.prepare(`PRAGMA table_info(${t})`).all() as { name: string }[]).map(
+            (c) => c.name,
+          ),
+        );
+        for (const field of spec.indexes) {
+          const col = column(field);
+          if (!existing.has(`ix_${field}`)) {
+            this.db.exec(`ALTER TABLE ${t} ADD COLUMN ${col}`);
+            this.db.exec(`UPDATE ${t} SET ${col} = json_extract(doc, '$.${checkName(field)}')`);
+          }
+          this.db.exec(`CREATE INDEX IF NOT EXISTS "rm_${spec.name}_${field}" ON ${t} (${col})`);
+        }
+        this.specs.set(spec.name, spec);
+      }
+    });
+  }
+
+  get(collection: string, id: string): Promise<Doc | undefined> {
+    return attempt(() => {
+      const row = this.statement(`SELECT doc FROM ${this.table(collection)} WHERE id = ?`).get(
+        id,
+      ) as Row | undefined;
+      return row ? (JSON.parse(row.doc) as Doc) : undefined;
+    });
+  }
+
+  getMany(collection: string, ids: readonly string[]): Promise<Map<string, Doc>> {
+    return attempt(() => {
+      const found = new Map<string, Doc>();
+      const select = this.statement(`SELECT doc FROM ${this.table(collection)} WHERE id = ?`);
+      for (const id of new Set(ids)) {
+        const row = select.get(id) as Row | undefined;
+        if (row) found.set(id, JSON.parse(row.doc) as Doc);
+      }
+      return found;
+    });
+  }
+
+  find(collection: string, options: FindOptions = {}): Promise<Doc[]> {
+    return attempt(() => {
+      const { clause, params } = this.where(collection, options.where);
+      const order = (options.orderBy ?? [])
+        .map(
+          ({ field, direction }) =>
+            `${this.indexed(collection, field)} ${direction === 'asc' ? 'ASC' : 'DESC'}`,
+        )
+        .concat('id ASC')
+        .join(', ');
+      const limit = options.limit === undefined ? '' : ' LIMIT ?';
+      if (options.limit !== undefined) params.push(options.limit);
+      const sql = `SELECT doc FROM ${this.table(collection)}${clause} ORDER BY ${order}${limit}`;
+      return (this.statement(sql).all(...params) as Row[]).map((r) => JSON.parse(r.doc) as Doc);
+    });
+  }
+
+  count(collection: string, where?: Where): Promise<number> {
+    return attempt(() => {
+      const { clause, params } = this.where(collection, where);
+      const sql = `SELECT COUNT(*) AS n FROM ${this.table(collection)}${clause}`;
+      return (this.statement(sql).get(...params) as { n: number }).n;
+    });
+  }
+
+  commit(projection: string, writes: readonly Write[], position: number): Promise<void> {
+    return attempt(() => {
+      this.db.transaction(() => {
+        for (const write of writes) {
+          if (write.kind === 'put') this.put(write.collection, write.doc, true);
+          else
+            this.statement(`DELETE FROM ${this.table(write.collection)} WHERE id = ?`).run(
+              write.id,
+            );
+        }
+        this.statement(
+          `INSERT INTO rm_checkpoints (projection, position) VALUES (?, ?)
+           ON CONFLICT (projection) DO UPDATE SET position = max(position, excluded.position)`,
+        ).run(projection, position);
+      })();
+    });
+  }
+
+  checkpoint(projection: string): Promise<number | undefined> {
+    return attempt(
+      () =>
+        (
+          this.statement('SELECT position FROM rm_checkpoints WHERE projection = ?').get(
+            projection,
+          ) as { position: number } | undefined
+        )?.position,
+    );
+  }
+
+  reset(projection: string, collections: readonly string[]): Promise<void> {
+    return attempt(() => {
+      this.db.transaction(() => {
+        for (const collection of collections)
+          this.db.prepare(`DELETE FROM ${this.table(collection)}`).run();
+        this.db.prepare('DELETE FROM rm_checkpoints WHERE projection = ?').run(projection);
+      })();
+    });
+  }
+
+  upsert(collection: string, doc: Doc): Promise<void> {
+    return attempt(() => this.put(collection, doc, false));
+  }
+
+  remove(collection: string, id: string): Promise<void> {
+    return attempt(() => {
+      this.statement(`DELETE FROM ${this.table(collection)} WHERE id = ?`).run(id);
+    });
+  }
+
+  close(): Promise<void> {
+    return attempt(() => {
+      this.db.close();
+    });
+  }
+
+  private put(collection: string, doc: Doc, guarded: boolean): void {
+    const spec = this.spec(collection);
+    const cols = spec.indexes.map(column);
+    const sql =
+      `INSERT INTO ${table(collection)} (id, position, doc${cols.map((c) => `, ${c}`).join('')})
+       VALUES (?, ?, ?${cols.map(() => ', ?').join('')})
+       ON CONFLICT (id) DO UPDATE SET position = excluded.position, doc = excluded.doc` +
+      cols.map((c) => `, ${c} = excluded.${c}`).join('') +
+      (guarded ? ` WHERE excluded.position >= ${table(collection)}.position` : '');
+    this.statement(sql).run(
+      doc._id,
+      doc._position,
+      JSON.stringify(doc),
+      ...spec.indexes.map((field) => toParam(toIndexValue(doc[field]))),
+    );
+  }
+
+  private where(
+    collection: string,
+    where: Where | undefined,
+  ): { clause: string; params: unknown[] } {
+    const parts: string[] = [];
+    const params: unknown[] = [];
+    for (const [field, condition] of Object.entries(where ?? {})) {
+      const col = this.indexed(collection, field);
+      const c: Condition = condition;
+      if (typeof c === 'object' && c !== null) {
+        if ('contains' in c) {
+          parts.push(`instr(fold(${col}), ?) > 0`);
+          params.push(fold(c.contains));
+        } else if (c.in.length === 0) {
+          parts.push('0');
+        } else {
+          const nonNull = c.in.filter((v) => v !== null);
+          const ors =
+            nonNull.length > 0 ? [`${col} IN (${nonNull.map(() => '?').join(', ')})`] : [];
+          if (nonNull.length < c.in.length) ors.push(`${col} IS NULL`);
+          parts.push(`(${ors.join(' OR ')})`);
+          params.push(...nonNull.map(toParam));
+        }
+      } else if (c === null) {
+        parts.push(`${col} IS NULL`);
+      } else {
+        parts.push(`${col} = ?`);
+        params.push(toParam(c));
+      }
+    }
+    return { clause: parts.length > 0 ? ` WHERE ${parts.join(' AND ')}` : '', params };
+  }
+
+  private spec(collection: string): CollectionSpec {
+    const spec = this.specs.get(collection);
+    if (!spec) throw new Error(`Collection ${collection} is not declared (ensureCollections)`);
+    return spec;
+  }
+
+  private table(collection: string): string {
+    this.spec(collection);
+    return table(collection);
+  }
+
+  private indexed(collection: string, field: string): string {
+    if (field === '_id') return 'id';
+    if (!this.spec(collection).indexes.includes(field)) {
+      throw new Error(`${collection}.${field} is not an indexed field`);
+    }
+    return column(field);
+  }
+
+  private statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
+    return statement;
+  }
+}
+
+function attempt<T>(operation: () => T): Promise<T> {
+  try {
+    return Promise.resolve(operation());
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+}

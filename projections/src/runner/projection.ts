@@ -1,0 +1,40 @@
+import type { CollectionSpec, Doc, FindOptions } from '../read-store/read-store';
+
+/** An event as the projections read it from the event store (structurally the engine's). */
+export interface ProjectedEvent {
+  readonly id: string;
+  readonly streamId: string;
+  readonly revision: number;
+  readonly position: number;
+  readonly type: string;
+  readonly data: unknown;
+  readonly metadata: unknown;
+}
+
+/**
+ * What a handler sees while it applies one event: reads see earlier writes of the same batch.
+ * `update` is the idempotency guard: it calls `change` only when the document has not yet seen
+ * this event, and stamps the result with the event's position.
+ */
+export interface UnitOfWork {
+  get<D extends Doc>(collection: string, id: string): Promise<D | undefined>;
+  find<D extends Doc>(collection: string, options: FindOptions): Promise<D[]>;
+  /**
+   * `change(current)` returns the new document (without `_id`/`_position`), or `undefined` to leave
+   * it as it is. Skipped when the document already holds this event's position or a later one.
+   */
+  update<D extends Doc>(
+    collection: string,
+    id: string,
+    change: (current: D | undefined) => Omit<D, '_id' | '_position'> | undefined,
+  ): Promise<void>;
+}
+
+export interface Projection {
+  /** Stable name: the checkpoint key and the `projections rebuild <name>` argument. */
+  readonly name: string;
+  /** Every collection it writes; a rebuild empties them all. */
+  readonly collections: readonly CollectionSpec[];
+  /** Applies one event; must be deterministic (same events, same documents). */
+  handle(event: ProjectedEvent, uow: UnitOfWork): Promise<void>;
+}
