@@ -53,6 +53,7 @@ export class SqliteReadStore implements ReadStore {
     // Read models are rebuilt from the event log, so NORMAL durability is enough.
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('cache_size = -65536');
+    this.db.pragma('wal_autocheckpoint = 10000');
     this.db.function('fold', { deterministic: true }, (value: unknown) =>
       typeof value === 'string' ? fold(value) : null,
     );
@@ -79,9 +80,11 @@ export class SqliteReadStore implements ReadStore {
             this.db.exec(`ALTER TABLE ${t} ADD COLUMN ${col}`);
             this.db.exec(`UPDATE ${t} SET ${col} = json_extract(doc, '$.${checkName(field)}')`);
           }
-          this.db.exec(`CREATE INDEX IF NOT EXISTS "rm_${spec.name}_${field}" ON ${t} (${col})`);
+          this.db.exec(`CREATE INDEX IF NOT EXISTS "rm_${spec.name}(${field})" ON ${t} (${col})`);
         }
         this.specs.set(spec.name, spec);
+        this.statements.delete(`put:${spec.name}`);
+        this.statements.delete(`upsert:${spec.name}`);
       }
     });
   }
@@ -189,19 +192,22 @@ export class SqliteReadStore implements ReadStore {
 
   private put(collection: string, doc: Doc, guarded: boolean): void {
     const spec = this.spec(collection);
-    const cols = spec.indexes.map(column);
-    const sql =
-      `INSERT INTO ${table(collection)} (id, position, doc${cols.map((c) => `, ${c}`).join('')})
-       VALUES (?, ?, ?${cols.map(() => ', ?').join('')})
-       ON CONFLICT (id) DO UPDATE SET position = excluded.position, doc = excluded.doc` +
-      cols.map((c) => `, ${c} = excluded.${c}`).join('') +
-      (guarded ? ` WHERE excluded.position >= ${table(collection)}.position` : '');
-    this.statement(sql).run(
-      doc._id,
-      doc._position,
-      JSON.stringify(doc),
-      ...spec.indexes.map((field) => toParam(toIndexValue(doc[field]))),
-    );
+    const key = `${guarded ? 'put' : 'upsert'}:${collection}`;
+    let statement = this.statements.get(key);
+    if (!statement) {
+      const cols = spec.indexes.map(column);
+      statement = this.db.prepare(
+        `INSERT INTO ${table(collection)} (id, position, doc${cols.map((c) => `, ${c}`).join('')})
+         VALUES (?, ?, ?${cols.map(() => ', ?').join('')})
+         ON CONFLICT (id) DO UPDATE SET position = excluded.position, doc = excluded.doc` +
+          cols.map((c) => `, ${c} = excluded.${c}`).join('') +
+          (guarded ? ` WHERE excluded.position >= ${table(collection)}.position` : ''),
+      );
+      this.statements.set(key, statement);
+    }
+    const params: unknown[] = [doc._id, doc._position, JSON.stringify(doc)];
+    for (const field of spec.indexes) params.push(toParam(toIndexValue(doc[field])));
+    statement.run(...params);
   }
 
   private where(

@@ -11,6 +11,11 @@ export interface ProjectedEvent {
   readonly metadata: unknown;
 }
 
+/** A document's own fields: what `update` expects back (no index signature, no `_id`/`_position`). */
+export type FieldsOf<D extends Doc> = {
+  [K in keyof D as string extends K ? never : K extends '_id' | '_position' ? never : K]: D[K];
+};
+
 /**
  * What a handler sees while it applies one event: reads see earlier writes of the same batch.
  * `update` is the idempotency guard: it calls `change` only when the document has not yet seen
@@ -26,7 +31,7 @@ export interface UnitOfWork {
   update<D extends Doc>(
     collection: string,
     id: string,
-    change: (current: D | undefined) => Omit<D, '_id' | '_position'> | undefined,
+    change: (current: D | undefined) => FieldsOf<D> | undefined,
   ): Promise<void>;
 }
 

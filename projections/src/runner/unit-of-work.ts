@@ -1,5 +1,5 @@
 import type { CollectionSpec, Doc, FindOptions, ReadStore, Write } from '../read-store/read-store';
-import type { UnitOfWork } from './projection';
+import type { FieldsOf, UnitOfWork } from './projection';
 import { compareBy, matches } from '../read-store/query-semantics';
 
 /**
@@ -53,7 +53,7 @@ export class BatchUnitOfWork implements UnitOfWork {
   async update<D extends Doc>(
     collection: string,
     id: string,
-    change: (current: D | undefined) => Omit<D, '_id' | '_position'> | undefined,
+    change: (current: D | undefined) => FieldsOf<D> | undefined,
   ): Promise<void> {
     if (!this.specs.has(collection)) throw new Error(`Collection ${collection} is not declared`);
     const current = await this.get<D>(collection, id);

@@ -1,0 +1,605 @@
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { compareBy, matches } from './query-semantics';
+import type {
+  Condition,
+  Doc,
+  FindOptions,
+  IndexValue,
+  ReadStore,
+  Where,
+  Write,
+} from './read-store';
+
+/** What the contract suite needs from an adapter under test. */
+export interface ReadStoreContractSubject {
+  readonly store: ReadStore;
+  /** Closes the store and opens it again on the same data (durable adapters only). */
+  readonly reopen?: () => Promise<ReadStore>;
+  /** Closes whichever store is open and removes its data. */
+  readonly cleanup: () => Promise<void>;
+}
+
+type Fields = Record<string, unknown>;
+
+/**
+ * The one suite every read store adapter passes. Each test opens a fresh subject; collection and
+ * projection names carry a random suffix, so the suite also runs against a shared server. Queries
+ * order only by fields that hold one type besides null: SQLite and MongoDB order mixed types
+ * differently (MongoDB puts booleans after strings).
+ */
+export function describeReadStoreContract(
+  name: string,
+  open: () => Promise<ReadStoreContractSubject>,
+): void {
+  describe(`read store contract: ${name}`, () => {
+    let subject: ReadStoreContractSubject;
+    let store: ReadStore;
+    let run: string;
+
+    const named = (label: string): string => `${label}_${run}`;
+    const declare = async (label: string, indexes: readonly string[]): Promise<string> => {
+      const collection = named(label);
+      await store.ensureCollections([{ name: collection, indexes }]);
+      return collection;
+    };
+    const doc = (id: string, position: number, fields: Fields = {}): Doc => ({
+      ...fields,
+      _id: id,
+      _position: position,
+    });
+    const put = (collection: string, d: Doc): Write => ({ kind: 'put', collection, doc: d });
+    const del = (collection: string, id: string): Write => ({ kind: 'delete', collection, id });
+    const ids = (docs: readonly Doc[]): string[] => docs.map(({ _id }) => _id);
+
+    beforeEach(async () => {
+      run = randomUUID().replaceAll('-', '').slice(0, 12);
+      subject = await open();
+      store = subject.store;
+    });
+
+    afterEach(async () => {
+      await subject.cleanup();
+    });
+
+    describe('collections', () => {
+      it('ensureCollections is idempotent', async () => {
+        const spec = { name: named('items'), indexes: ['title', 'price'] };
+        await store.ensureCollections([spec, spec]);
+        await store.commit(
+          named('p'),
+          [put(spec.name, doc('a', 1, { title: 'Lamp', price: 3 }))],
+          1,
+        );
+
+        await store.ensureCollections([spec]);
+        await store.ensureCollections([spec]);
+
+        expect(await store.get(spec.name, 'a')).toEqual(doc('a', 1, { title: 'Lamp', price: 3 }));
+        expect(ids(await store.find(spec.name, { where: { title: 'Lamp', price: 3 } }))).toEqual([
+          'a',
+        ]);
+        expect(await store.count(spec.name)).toBe(1);
+      });
+
+      it('covers documents already stored when an index field is added later', async () => {
+        const items = await declare('items', ['title']);
+        await store.commit(
+          named('p'),
+          [
+            put(items, doc('a', 1, { title: 'Lamp', seller: 's2', rank: 2 })),
+            put(items, doc('b', 1, { title: 'Desk', seller: 's1', rank: 1 })),
+            put(items, doc('c', 1, { title: 'Chair', seller: null })),
+            put(items, doc('d', 1, { title: 'Stool', seller: 's1', rank: 3 })),
+          ],
+          1,
+        );
+
+        await store.ensureCollections([{ name: items, indexes: ['title', 'seller', 'rank'] }]);
+        await store.upsert(items, doc('e', 2, { title: 'Rug', seller: 's2', rank: 0 }));
+
+        expect(ids(await store.find(items, { where: { seller: 's1' } }))).toEqual(['b', 'd']);
+        expect(ids(await store.find(items, { where: { seller: null } }))).toEqual(['c']);
+        expect(await store.count(items, { seller: 's2' })).toBe(2);
+        const byRank = await store.find(items, { orderBy: [{ field: 'rank', direction: 'desc' }] });
+        expect(ids(byRank)).toEqual(['d', 'a', 'b', 'e', 'c']);
+        expect(ids(await store.find(items, { where: { title: 'Desk' } }))).toEqual(['b']);
+      });
+
+      it('keeps collections apart, even one named like another plus a field', async () => {
+        const first = await declare('c', ['x']);
+        const second = `${first}_x`;
+        await store.ensureCollections([{ name: second, indexes: ['y'] }]);
+
+        await store.upsert(first, doc('same', 1, { x: 'first' }));
+        await store.upsert(second, doc('same', 2, { y: 'second' }));
+
+        expect(await store.get(first, 'same')).toEqual(doc('same', 1, { x: 'first' }));
+        expect(await store.get(second, 'same')).toEqual(doc('same', 2, { y: 'second' }));
+        expect(await store.count(first, { x: 'first' })).toBe(1);
+        expect(await store.count(second, { y: 'first' })).toBe(0);
+      });
+
+      it('refuses to query by a field that is not indexed', async () => {
+        const items = await declare('items', ['title']);
+        await store.upsert(items, doc('a', 1, { title: 'Lamp', seller: 's1' }));
+
+        await expect(store.find(items, { where: { seller: 's1' } })).rejects.toThrow();
+        await expect(store.find(items, { where: { seller: { contains: 's' } } })).rejects.toThrow();
+        await expect(
+          store.find(items, { orderBy: [{ field: 'seller', direction: 'asc' }] }),
+        ).rejects.toThrow();
+        await expect(store.count(items, { seller: { in: ['s1'] } })).rejects.toThrow();
+      });
+    });
+
+    describe('documents', () => {
+      it('gets one or many, leaving missing ids out', async () => {
+        const items = await declare('items', []);
+        await store.commit(
+          named('p'),
+          [put(items, doc('a', 1, { n: 1 })), put(items, doc('b', 2, { n: 2 }))],
+          2,
+        );
+
+        expect(await store.get(items, 'a')).toEqual(doc('a', 1, { n: 1 }));
+        expect(await store.get(items, 'missing')).toBeUndefined();
+        const many = await store.getMany(items, ['b', 'missing', 'a', 'b']);
+        expect([...many.keys()].sort()).toEqual(['a', 'b']);
+        expect(many.get('b')).toEqual(doc('b', 2, { n: 2 }));
+        expect((await store.getMany(items, [])).size).toBe(0);
+      });
+
+      it('round-trips JSON documents', async () => {
+        const items = await declare('items', ['title']);
+        const rich = doc('rich', 7, {
+          title: 'Ünïcødé ✓ 拍卖 🕰️',
+          quote: 'say "hi"\\ \n\ttab',
+          empty: '',
+          integer: -42,
+          zero: 0,
+          fraction: 0.1 + 0.2,
+          large: 2 ** 40 + 1,
+          yes: true,
+          no: false,
+          nothing: null,
+          list: [1, 'two', null, false, { three: [3] }],
+          emptyList: [],
+          nested: { deeper: { deepest: 'x', at: 1.5 }, emptyObject: {} },
+          'key with spaces': 'ok',
+        });
+
+        await store.commit(named('p'), [put(items, rich)], 7);
+
+        expect(await store.get(items, 'rich')).toEqual(rich);
+        expect(await store.find(items, { where: { title: { contains: '拍卖' } } })).toEqual([rich]);
+      });
+
+      it('upserts and removes outside projections, without the position guard', async () => {
+        const items = await declare('items', ['title']);
+
+        await store.upsert(items, doc('a', 5, { title: 'first' }));
+        await store.upsert(items, doc('a', 1, { title: 'second' }));
+        await store.upsert(items, doc('b', 0, { title: 'other' }));
+        expect(await store.get(items, 'a')).toEqual(doc('a', 1, { title: 'second' }));
+
+        await store.remove(items, 'a');
+        await store.remove(items, 'missing');
+        expect(await store.get(items, 'a')).toBeUndefined();
+        expect(ids(await store.find(items))).toEqual(['b']);
+      });
+    });
+
+    describe('commit', () => {
+      it('applies several writes across collections with the checkpoint', async () => {
+        const items = await declare('items', ['title']);
+        const sellers = await declare('sellers', ['name']);
+        const projection = named('p');
+        await store.commit(projection, [put(items, doc('gone', 1, { title: 'Old' }))], 1);
+
+        await store.commit(
+          projection,
+          [
+            put(items, doc('a', 4, { title: 'Lamp' })),
+            put(sellers, doc('s1', 4, { name: 'Ann' })),
+            del(items, 'gone'),
+            put(items, doc('b', 5, { title: 'Desk' })),
+            del(sellers, 'missing'),
+          ],
+          5,
+        );
+
+        expect(ids(await store.find(items))).toEqual(['a', 'b']);
+        expect(await store.get(sellers, 's1')).toEqual(doc('s1', 4, { name: 'Ann' }));
+        expect(await store.get(items, 'gone')).toBeUndefined();
+        expect(await store.checkpoint(projection)).toBe(5);
+      });
+
+      it('reports no checkpoint before the first commit and never moves it backwards', async () => {
+        const items = await declare('items', []);
+        const projection = named('p');
+        const other = named('q');
+        expect(await store.checkpoint(projection)).toBeUndefined();
+
+        await store.commit(projection, [], 3);
+        expect(await store.checkpoint(projection)).toBe(3);
+        await store.commit(projection, [put(items, doc('a', 10))], 10);
+        expect(await store.checkpoint(projection)).toBe(10);
+        await store.commit(projection, [put(items, doc('b', 4))], 4);
+        expect(await store.checkpoint(projection)).toBe(10);
+        await store.commit(projection, [], 10);
+
+        expect(await store.checkpoint(projection)).toBe(10);
+        expect(await store.get(items, 'b')).toEqual(doc('b', 4));
+        expect(await store.checkpoint(other)).toBeUndefined();
+      });
+
+      it('never replaces a document with a higher _position; an equal or higher one does', async () => {
+        const items = await declare('items', ['title']);
+        const projection = named('p');
+        await store.commit(projection, [put(items, doc('a', 5, { title: 'five' }))], 5);
+
+        await store.commit(projection, [put(items, doc('a', 3, { title: 'three' }))], 6);
+        expect(await store.get(items, 'a')).toEqual(doc('a', 5, { title: 'five' }));
+        expect(await store.count(items, { title: 'three' })).toBe(0);
+
+        await store.commit(projection, [put(items, doc('a', 5, { title: 'five again' }))], 7);
+        expect(await store.get(items, 'a')).toEqual(doc('a', 5, { title: 'five again' }));
+
+        await store.commit(projection, [put(items, doc('a', 8, { title: 'eight' }))], 8);
+        expect(await store.get(items, 'a')).toEqual(doc('a', 8, { title: 'eight' }));
+        expect(ids(await store.find(items, { where: { title: 'eight' } }))).toEqual(['a']);
+      });
+
+      it('applies the writes of a batch in order', async () => {
+        const items = await declare('items', ['title']);
+        const projection = named('p');
+        await store.upsert(items, doc('reput', 5, { title: 'old' }));
+        await store.upsert(items, doc('kept', 5, { title: 'old' }));
+
+        await store.commit(
+          projection,
+          [
+            put(items, doc('deleted', 1)),
+            del(items, 'deleted'),
+            del(items, 'reput'),
+            put(items, doc('reput', 2, { title: 'new' })),
+            put(items, doc('higher', 3, { title: 'three' })),
+            put(items, doc('higher', 2, { title: 'two' })),
+            put(items, doc('equal', 2, { title: 'first' })),
+            put(items, doc('equal', 2, { title: 'second' })),
+            put(items, doc('kept', 4, { title: 'new' })),
+          ],
+          3,
+        );
+
+        expect(await store.find(items)).toEqual([
+          doc('equal', 2, { title: 'second' }),
+          doc('higher', 3, { title: 'three' }),
+          doc('kept', 5, { title: 'old' }),
+          doc('reput', 2, { title: 'new' }),
+        ]);
+      });
+
+      it('replays a batch harmlessly', async () => {
+        const items = await declare('items', ['title']);
+        const projection = named('p');
+        const first = [put(items, doc('a', 1, { title: 'one' })), put(items, doc('b', 2))];
+        const second = [put(items, doc('a', 3, { title: 'three' })), put(items, doc('c', 3))];
+        await store.commit(projection, first, 2);
+        await store.commit(projection, second, 3);
+
+        await store.commit(projection, first, 2);
+
+        expect(await store.find(items)).toEqual([
+          doc('a', 3, { title: 'three' }),
+          doc('b', 2),
+          doc('c', 3),
+        ]);
+        expect(await store.checkpoint(projection)).toBe(3);
+      });
+    });
+
+    describe('find and count', () => {
+      const fixture: readonly Doc[] = [
+        doc('a', 1, { title: 'Vintage Watch', price: 120, active: true, category: 'watches' }),
+        doc('b', 1, {
+          title: 'Pocket watch (gold)',
+          price: 80,
+          active: false,
+          category: 'watches',
+        }),
+        doc('c', 1, { title: 'Desk Lamp', price: 80, active: true, category: null }),
+        doc('d', 1, { title: 'Lamp.*shade', price: 15.5, active: true, category: 'lamps' }),
+        doc('e', 1, { title: 'Überraschung', price: -3, active: false }),
+        doc('f', 1, { title: null, price: null, active: null, category: 'lamps' }),
+        doc('g', 1, { price: 80, category: 'misc' }),
+      ];
+      let items: string;
+
+      beforeEach(async () => {
+        items = await declare('items', ['title', 'price', 'active', 'category']);
+        await store.commit(
+          named('p'),
+          fixture.map((d) => put(items, d)),
+          1,
+        );
+      });
+
+      const found = async (options: FindOptions): Promise<string[]> =>
+        ids(await store.find(items, options));
+
+      it('returns everything by _id without options', async () => {
+        expect(await store.find(items)).toEqual(fixture);
+        expect(await store.count(items)).toBe(fixture.length);
+      });
+
+      it('matches equality on strings, numbers, booleans and null', async () => {
+        expect(await found({ where: { category: 'watches' } })).toEqual(['a', 'b']);
+        expect(await found({ where: { price: 80 } })).toEqual(['b', 'c', 'g']);
+        expect(await found({ where: { price: 15.5 } })).toEqual(['d']);
+        expect(await found({ where: { active: true } })).toEqual(['a', 'c', 'd']);
+        expect(await found({ where: { active: false } })).toEqual(['b', 'e']);
+        expect(await found({ where: { category: null } })).toEqual(['c', 'e']);
+        expect(await found({ where: { title: null } })).toEqual(['f', 'g']);
+        expect(await found({ where: { title: 'vintage watch' } })).toEqual([]);
+        expect(await found({ where: { category: 'none' } })).toEqual([]);
+      });
+
+      it('matches membership, null included, and nothing for an empty list', async () => {
+        expect(await found({ where: { category: { in: ['lamps', 'misc'] } } })).toEqual([
+          'd',
+          'f',
+          'g',
+        ]);
+        expect(await found({ where: { category: { in: ['watches', null] } } })).toEqual([
+          'a',
+          'b',
+          'c',
+          'e',
+        ]);
+        expect(await found({ where: { price: { in: [80, -3] } } })).toEqual(['b', 'c', 'e', 'g']);
+        expect(await found({ where: { active: { in: [false] } } })).toEqual(['b', 'e']);
+        expect(await found({ where: { category: { in: [] } } })).toEqual([]);
+        expect(await store.count(items, { price: { in: [] } })).toBe(0);
+      });
+
+      it('matches contains as a case-insensitive literal substring', async () => {
+        expect(await found({ where: { title: { contains: 'WATCH' } } })).toEqual(['a', 'b']);
+        expect(await found({ where: { title: { contains: 'lamp' } } })).toEqual(['c', 'd']);
+        expect(await found({ where: { title: { contains: '.*' } } })).toEqual(['d']);
+        expect(await found({ where: { title: { contains: '(' } } })).toEqual(['b']);
+        expect(await found({ where: { title: { contains: 'h (G' } } })).toEqual(['b']);
+        expect(await found({ where: { title: { contains: 'p.' } } })).toEqual(['d']);
+        expect(await found({ where: { title: { contains: 'ÜBER' } } })).toEqual(['e']);
+        expect(await found({ where: { title: { contains: '' } } })).toEqual([
+          'a',
+          'b',
+          'c',
+          'd',
+          'e',
+        ]);
+        expect(await found({ where: { title: { contains: 'lamp$' } } })).toEqual([]);
+      });
+
+      it('combines conditions', async () => {
+        expect(await found({ where: { price: 80, active: true } })).toEqual(['c']);
+        expect(
+          await found({ where: { title: { contains: 'watch' }, category: { in: ['watches'] } } }),
+        ).toEqual(['a', 'b']);
+        expect(
+          await found({ where: { title: { contains: 'a' }, active: false, price: { in: [80] } } }),
+        ).toEqual(['b']);
+        expect(await store.count(items, { category: 'lamps', active: null })).toBe(1);
+      });
+
+      it('orders by one field either way, nulls lowest, ties by _id', async () => {
+        expect(await found({ orderBy: [{ field: 'price', direction: 'asc' }] })).toEqual([
+          'f',
+          'e',
+          'd',
+          'b',
+          'c',
+          'g',
+          'a',
+        ]);
+        expect(await found({ orderBy: [{ field: 'price', direction: 'desc' }] })).toEqual([
+          'a',
+          'b',
+          'c',
+          'g',
+          'd',
+          'e',
+          'f',
+        ]);
+        expect(await found({ orderBy: [{ field: 'title', direction: 'asc' }] })).toEqual([
+          'f',
+          'g',
+          'c',
+          'd',
+          'b',
+          'a',
+          'e',
+        ]);
+        expect(await found({ orderBy: [{ field: 'active', direction: 'desc' }] })).toEqual([
+          'a',
+          'c',
+          'd',
+          'b',
+          'e',
+          'f',
+          'g',
+        ]);
+      });
+
+      it('orders by two fields, then by _id', async () => {
+        expect(
+          await found({
+            orderBy: [
+              { field: 'category', direction: 'asc' },
+              { field: 'price', direction: 'desc' },
+            ],
+          }),
+        ).toEqual(['c', 'e', 'd', 'f', 'g', 'a', 'b']);
+        expect(
+          await found({
+            where: { price: { in: [80, 120] } },
+            orderBy: [
+              { field: 'price', direction: 'desc' },
+              { field: 'active', direction: 'asc' },
+            ],
+          }),
+        ).toEqual(['a', 'g', 'b', 'c']);
+      });
+
+      it('limits after filtering and ordering', async () => {
+        const cheapest = { orderBy: [{ field: 'price', direction: 'asc' }] } as const;
+        expect(await found({ ...cheapest, limit: 3 })).toEqual(['f', 'e', 'd']);
+        expect(await found({ ...cheapest, where: { active: true }, limit: 2 })).toEqual(['d', 'c']);
+        expect(await found({ limit: 2 })).toEqual(['a', 'b']);
+        expect(await found({ where: { price: 80 }, limit: 10 })).toEqual(['b', 'c', 'g']);
+        expect(await found({ limit: 0 })).toEqual([]);
+      });
+
+      it('counts with and without conditions', async () => {
+        expect(await store.count(items)).toBe(7);
+        expect(await store.count(items, {})).toBe(7);
+        expect(await store.count(items, { price: 80 })).toBe(3);
+        expect(await store.count(items, { title: { contains: 'LAMP' } })).toBe(2);
+        expect(await store.count(items, { category: null })).toBe(2);
+        const empty = await declare('empty', ['title']);
+        expect(await store.count(empty)).toBe(0);
+        expect(await store.find(empty, { where: { title: 'x' } })).toEqual([]);
+      });
+    });
+
+    describe('reset', () => {
+      it("empties the projection's collections and forgets its checkpoint, nothing else", async () => {
+        const items = await declare('items', ['title']);
+        const tags = await declare('tags', []);
+        const others = await declare('others', ['title']);
+        const projection = named('p');
+        const other = named('q');
+        await store.commit(
+          projection,
+          [put(items, doc('a', 2, { title: 'x' })), put(tags, doc('t', 2))],
+          2,
+        );
+        await store.commit(other, [put(others, doc('o', 3, { title: 'x' }))], 3);
+
+        await store.reset(projection, [items, tags]);
+
+        expect(await store.checkpoint(projection)).toBeUndefined();
+        expect(await store.count(items)).toBe(0);
+        expect(await store.find(tags)).toEqual([]);
+        expect(await store.checkpoint(other)).toBe(3);
+        expect(ids(await store.find(others, { where: { title: 'x' } }))).toEqual(['o']);
+
+        await store.commit(projection, [put(items, doc('a', 1, { title: 'y' }))], 1);
+        expect(await store.get(items, 'a')).toEqual(doc('a', 1, { title: 'y' }));
+        expect(await store.checkpoint(projection)).toBe(1);
+      });
+    });
+
+    it('keeps documents and checkpoints across a reopen (when the adapter can reopen)', async () => {
+      const spec = { name: named('items'), indexes: ['title'] };
+      await store.ensureCollections([spec]);
+      const projection = named('p');
+      await store.commit(
+        projection,
+        [put(spec.name, doc('a', 4, { title: 'Lamp', tags: ['x'] })), put(spec.name, doc('b', 4))],
+        4,
+      );
+      await store.upsert(spec.name, doc('c', 0, { title: 'Desk' }));
+
+      if (subject.reopen !== undefined) store = await subject.reopen();
+      await store.ensureCollections([spec]);
+
+      expect(await store.checkpoint(projection)).toBe(4);
+      expect(await store.find(spec.name)).toEqual([
+        doc('a', 4, { title: 'Lamp', tags: ['x'] }),
+        doc('b', 4),
+        doc('c', 0, { title: 'Desk' }),
+      ]);
+      expect(ids(await store.find(spec.name, { where: { title: { contains: 'LA' } } }))).toEqual([
+        'a',
+      ]);
+    });
+
+    it('finds what the in-memory query semantics find', async () => {
+      const collection = await declare('prop', ['s', 'n', 'b']);
+      const projection = named('p');
+      const text = fc.string({
+        unit: fc.constantFrom('a', 'A', 'b', 'B', 'é', '.', '*', '(', ' '),
+        maxLength: 4,
+      });
+      const number = fc.constantFrom(-2, -0.5, 0, 1, 2.5, 3);
+      const values: Record<string, fc.Arbitrary<IndexValue>> = {
+        s: text,
+        n: number,
+        b: fc.boolean(),
+      };
+      const fields = Object.keys(values);
+      const valueOf = (field: string): fc.Arbitrary<IndexValue> =>
+        fc.option(values[field] ?? fc.constant(null), { nil: null });
+      const stored = (field: string): fc.Arbitrary<IndexValue | undefined> =>
+        fc.option(valueOf(field), { nil: undefined, freq: 4 });
+      const docs = fc.uniqueArray(
+        fc.record({
+          id: fc.constantFrom(...Array.from({ length: 12 }, (_, i) => `d${i}`)),
+          s: stored('s'),
+          n: stored('n'),
+          b: stored('b'),
+        }),
+        { selector: ({ id }) => id, maxLength: 12 },
+      );
+      const condition = (field: string): fc.Arbitrary<Condition> =>
+        fc.oneof(
+          valueOf(field),
+          fc.record({ in: fc.array(valueOf(field), { maxLength: 3 }) }),
+          ...(field === 's' ? [fc.record({ contains: text })] : []),
+        );
+      const where: fc.Arbitrary<Where> = fc.record(
+        { s: condition('s'), n: condition('n'), b: condition('b') },
+        { requiredKeys: [] },
+      );
+      const orderBy = fc.uniqueArray(
+        fc.record({
+          field: fc.constantFrom(...fields),
+          direction: fc.constantFrom('asc' as const, 'desc' as const),
+        }),
+        { selector: ({ field }) => field, maxLength: 2 },
+      );
+      const options = fc.record(
+        { where, orderBy, limit: fc.nat({ max: 8 }) },
+        { requiredKeys: [] },
+      );
+
+      await fc.assert(
+        fc.asyncProperty(docs, options, async (generated, query) => {
+          await store.reset(projection, [collection]);
+          const all = generated.map(({ id, ...rest }) =>
+            doc(id, 1, Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined))),
+          );
+          await store.commit(
+            projection,
+            all.map((d) => put(collection, d)),
+            1,
+          );
+
+          const expected = all
+            .filter((d) => matches(d, query.where))
+            .sort(compareBy(query.orderBy ?? []))
+            .slice(0, query.limit);
+
+          expect(await store.find(collection, query)).toEqual(expected);
+          expect(await store.count(collection, query.where)).toBe(
+            all.filter((d) => matches(d, query.where)).length,
+          );
+        }),
+        { numRuns: 100, seed: process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined },
+      );
+    });
+  });
+}

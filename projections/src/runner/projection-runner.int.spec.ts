@@ -1,0 +1,153 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SqliteEventStore } from '@auction/engine';
+import { SqliteReadStore } from '../read-store/sqlite-read-store';
+import type { Doc } from '../read-store/read-store';
+import type { Projection } from './projection';
+import { ProjectionRunner } from './projection-runner';
+
+/** Counts events per stream and remembers the last type: enough to see every event applied once. */
+const counter = (name = 'counter', fail?: (position: number) => boolean): Projection => ({
+  name,
+  collections: [{ name: `${name}_streams`, indexes: ['count'] }],
+  async handle(event, uow) {
+    if (fail?.(event.position)) throw new Error(`cannot apply ${event.position}`);
+    await uow.update<Doc & { count: number; lastType: string }>(
+      `${name}_streams`,
+      event.streamId,
+      (doc) => ({
+        count: (doc?.count ?? 0) + 1,
+        lastType: event.type,
+      }),
+    );
+  },
+});
+
+const ev = (type: string) => ({ id: crypto.randomUUID(), type, data: {}, metadata: {} });
+
+let dir: string;
+let events: SqliteEventStore;
+let read: SqliteReadStore;
+const runners: ProjectionRunner[] = [];
+const runner = (projections: Projection[], extra: { retryMs?: number } = {}) => {
+  const r = new ProjectionRunner({
+    source: events,
+    store: read,
+    projections,
+    batchSize: 7,
+    ...extra,
+  });
+  runners.push(r);
+  return r;
+};
+const count = async (collection: string, id: string) =>
+  ((await read.get(collection, id)) as (Doc & { count: number }) | undefined)?.count;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'runner-'));
+  events = new SqliteEventStore({ filename: join(dir, 'events.sqlite') });
+  read = new SqliteReadStore({ filename: join(dir, 'read.sqlite') });
+});
+
+afterEach(async () => {
+  for (const r of runners.splice(0)) await r.stop();
+  await read.close();
+  await events.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('projection runner', () => {
+  it('catches up on history, then follows live appends; waitFor gives read-your-writes', async () => {
+    await events.append(
+      's-1',
+      Array.from({ length: 20 }, () => ev('A')),
+      'no_stream',
+    );
+    const r = runner([counter()]);
+    await r.start();
+    expect(await count('counter_streams', 's-1')).toBe(20);
+    const { position } = await events.append('s-2', [ev('B'), ev('C')], 'no_stream');
+    await r.waitFor(position);
+    expect(await count('counter_streams', 's-2')).toBe(2);
+    expect(await read.checkpoint('counter')).toBe(position);
+    expect((await r.status())[0]).toMatchObject({ name: 'counter', position, behind: 0 });
+  });
+
+  it('resumes from its checkpoint after a restart without applying anything twice', async () => {
+    await events.append(
+      's-1',
+      Array.from({ length: 10 }, () => ev('A')),
+      'no_stream',
+    );
+    const first = runner([counter()]);
+    await first.start();
+    await first.stop();
+    const { position } = await events.append(
+      's-1',
+      Array.from({ length: 5 }, () => ev('A')),
+      9,
+    );
+    const second = runner([counter()]);
+    await second.start();
+    await second.waitFor(position);
+    expect(await count('counter_streams', 's-1')).toBe(15);
+  });
+
+  it('rebuilds a projection from zero to the same documents', async () => {
+    await events.append(
+      's-1',
+      Array.from({ length: 12 }, () => ev('A')),
+      'no_stream',
+    );
+    await events.append('s-2', [ev('B')], 'no_stream');
+    const r = runner([counter()]);
+    await r.start();
+    const before = JSON.stringify(await read.find('counter_streams'));
+    await r.rebuild('counter');
+    expect(JSON.stringify(await read.find('counter_streams'))).toBe(before);
+    await expect(r.rebuild('nope')).rejects.toThrow(/Unknown projection/);
+  });
+
+  it('reports how far behind a projection is, and waitFor times out when it cannot get there', async () => {
+    const r = runner([counter()]);
+    await r.start();
+    await expect(r.waitFor(1_000_000, undefined, 50)).rejects.toThrow(/did not reach/);
+  });
+
+  it('retries a failed batch from its checkpoint; the failure is visible in the status', async () => {
+    let failing = true;
+    const errors: unknown[] = [];
+    const r = new ProjectionRunner({
+      source: events,
+      store: read,
+      projections: [counter('flaky', (p) => failing && p === 3)],
+      retryMs: 20,
+      onError: (e) => errors.push(e),
+    });
+    runners.push(r);
+    await r.start();
+    const { position } = await events.append(
+      's-1',
+      Array.from({ length: 5 }, () => ev('A')),
+      'no_stream',
+    );
+    await vi.waitFor(() => expect(errors.length).toBeGreaterThan(0));
+    expect((await r.status())[0]?.error).toMatch(/cannot apply 3/);
+    failing = false;
+    await r.waitFor(position, ['flaky'], 5000);
+    expect(await count('flaky_streams', 's-1')).toBe(5);
+    expect((await r.status())[0]?.error).toBeUndefined();
+  });
+
+  it('keeps projections independent: each has its own checkpoint', async () => {
+    await events.append('s-1', [ev('A'), ev('A')], 'no_stream');
+    const r = runner([counter('one'), counter('two')]);
+    await r.start();
+    await r.rebuild('two');
+    expect(await count('one_streams', 's-1')).toBe(2);
+    expect(await count('two_streams', 's-1')).toBe(2);
+    expect(await read.checkpoint('one')).toBe(await read.checkpoint('two'));
+  });
+});
