@@ -1,0 +1,239 @@
+import type { AuctionEvent, CategoryCreated } from '@auction/contracts';
+import type { CollectionSpec, Doc } from '../read-store/read-store';
+import type { ProjectedEvent, Projection, UnitOfWork } from '../runner/projection';
+import { asAuctionEvent, asCategoryCreated } from '../runner/events';
+
+export type CatalogStatus = 'Live' | 'Sold' | 'Expired' | 'Cancelled';
+
+/** One auction as the catalog keeps it. Money in cents, times ISO. */
+export type CatalogAuction = {
+  readonly auctionId: string;
+  readonly title: string;
+  readonly description: string;
+  readonly categoryId: string;
+  /** Empty until the category is known. */
+  readonly categoryName: string;
+  readonly startingPrice: number;
+  /** The highest standing bid, 0 when none. */
+  readonly currentBid: number;
+  readonly leadingBidId: string | null;
+  readonly image: string | null;
+  readonly sellerId: string;
+  readonly endsAt: string;
+  readonly status: CatalogStatus;
+  readonly createdAt: string;
+  /** Standing (non-retracted) bids. */
+  readonly bidCount: number;
+  readonly winnerId: string | null;
+  readonly winningBidId: string | null;
+  readonly finalPrice: number | null;
+  /** Stream revision of the last event applied. */
+  readonly revision: number;
+};
+
+/** One bid, keyed by its bid id. Edits change `amount`; a retraction sets `retracted`. */
+export type CatalogBid = {
+  readonly auctionId: string;
+  readonly bidderId: string;
+  readonly amount: number;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly retracted: boolean;
+};
+
+/** One category, keyed by its category id. */
+export type CatalogCategory = {
+  readonly name: string;
+  readonly description: string;
+  readonly createdAt: string;
+};
+
+export type CatalogAuctionDoc = Doc & CatalogAuction;
+export type CatalogBidDoc = Doc & CatalogBid;
+export type CatalogCategoryDoc = Doc & CatalogCategory;
+
+export const catalogAuctions: CollectionSpec = {
+  name: 'catalog_auctions',
+  indexes: ['status', 'sellerId', 'createdAt', 'title', 'categoryName'],
+};
+export const catalogBids: CollectionSpec = {
+  name: 'catalog_bids',
+  indexes: ['auctionId', 'amount', 'retracted', 'bidderId'],
+};
+export const catalogCategories: CollectionSpec = {
+  name: 'catalog_categories',
+  indexes: ['name', 'createdAt'],
+};
+
+const updateAuction = (
+  uow: UnitOfWork,
+  auctionId: string,
+  change: (current: CatalogAuctionDoc) => CatalogAuction,
+): Promise<void> =>
+  uow.update<CatalogAuctionDoc>(catalogAuctions.name, auctionId, (current) =>
+    current ? change(current) : undefined,
+  );
+
+const updateBid = (
+  uow: UnitOfWork,
+  bidId: string,
+  change: (current: CatalogBidDoc) => CatalogBid,
+): Promise<void> =>
+  uow.update<CatalogBidDoc>(catalogBids.name, bidId, (current) =>
+    current ? change(current) : undefined,
+  );
+
+const withoutMeta = ({ _id, _position, ...auction }: CatalogAuctionDoc): CatalogAuction => auction;
+
+const applyAuctionEvent = async (
+  event: AuctionEvent,
+  revision: number,
+  uow: UnitOfWork,
+): Promise<void> => {
+  switch (event.type) {
+    case 'AuctionCreated': {
+      const d = event.data;
+      const category = await uow.get<CatalogCategoryDoc>(catalogCategories.name, d.categoryId);
+      return uow.update<CatalogAuctionDoc>(
+        catalogAuctions.name,
+        d.auctionId,
+        (): CatalogAuction => ({
+          auctionId: d.auctionId,
+          title: d.title,
+          description: d.description,
+          categoryId: d.categoryId,
+          categoryName: category?.name ?? '',
+          startingPrice: d.startingPrice,
+          currentBid: 0,
+          leadingBidId: null,
+          image: d.image,
+          sellerId: d.sellerId,
+          endsAt: d.endsAt,
+          status: 'Live',
+          createdAt: d.at,
+          bidCount: 0,
+          winnerId: null,
+          winningBidId: null,
+          finalPrice: null,
+          revision,
+        }),
+      );
+    }
+    case 'AuctionEdited': {
+      const d = event.data;
+      return updateAuction(uow, d.auctionId, (a) => ({
+        ...withoutMeta(a),
+        title: d.title ?? a.title,
+        description: d.description ?? a.description,
+        image: d.image === undefined ? a.image : d.image,
+        startingPrice: d.startingPrice ?? a.startingPrice,
+        endsAt: d.endsAt ?? a.endsAt,
+        revision,
+      }));
+    }
+    case 'AuctionCancelled':
+      return updateAuction(uow, event.data.auctionId, (a) => ({
+        ...withoutMeta(a),
+        status: 'Cancelled',
+        revision,
+      }));
+    case 'BidPlaced': {
+      const d = event.data;
+      await uow.update<CatalogBidDoc>(catalogBids.name, d.bidId, (): CatalogBid => ({
+        auctionId: d.auctionId,
+        bidderId: d.bidderId,
+        amount: d.amount,
+        createdAt: d.at,
+        updatedAt: d.at,
+        retracted: false,
+      }));
+      return updateAuction(uow, d.auctionId, (a) => ({
+        ...withoutMeta(a),
+        currentBid: d.amount,
+        leadingBidId: d.bidId,
+        bidCount: a.bidCount + 1,
+        revision,
+      }));
+    }
+    case 'BidEdited': {
+      const d = event.data;
+      await updateBid(uow, d.bidId, ({ _id, _position, ...bid }) => ({
+        ...bid,
+        amount: d.amount,
+        updatedAt: d.at,
+      }));
+      return updateAuction(uow, d.auctionId, (a) => ({
+        ...withoutMeta(a),
+        currentBid: d.amount,
+        leadingBidId: d.bidId,
+        revision,
+      }));
+    }
+    case 'BidRetracted': {
+      const d = event.data;
+      await updateBid(uow, d.bidId, ({ _id, _position, ...bid }) => ({
+        ...bid,
+        retracted: true,
+        updatedAt: d.at,
+      }));
+      return updateAuction(uow, d.auctionId, (a) => ({
+        ...withoutMeta(a),
+        currentBid: d.currentBid,
+        leadingBidId: d.leadingBidId,
+        bidCount: a.bidCount - 1,
+        revision,
+      }));
+    }
+    case 'AuctionClosed': {
+      const d = event.data;
+      return updateAuction(uow, d.auctionId, (a) =>
+        d.outcome === 'Sold'
+          ? {
+              ...withoutMeta(a),
+              status: 'Sold',
+              winnerId: d.winnerId,
+              winningBidId: d.winningBidId,
+              finalPrice: d.finalPrice,
+              revision,
+            }
+          : { ...withoutMeta(a), status: 'Expired', revision },
+      );
+    }
+    default: {
+      const _exhaustive: never = event;
+      throw new Error(`Unknown auction event ${(_exhaustive as { type: string }).type}`);
+    }
+  }
+};
+
+const applyCategoryCreated = async (event: CategoryCreated, uow: UnitOfWork): Promise<void> => {
+  const d = event.data;
+  await uow.update<CatalogCategoryDoc>(
+    catalogCategories.name,
+    d.categoryId,
+    (): CatalogCategory => ({
+      name: d.name,
+      description: d.description,
+      createdAt: d.at,
+    }),
+  );
+  // The command bus checks the category exists first; this only repairs an out-of-order log.
+  const unnamed = await uow.find<CatalogAuctionDoc>(catalogAuctions.name, {
+    where: { categoryName: '' },
+  });
+  for (const auction of unnamed.filter((a) => a.categoryId === d.categoryId)) {
+    await updateAuction(uow, auction._id, (a) => ({ ...withoutMeta(a), categoryName: d.name }));
+  }
+};
+
+/** The catalog: auctions with their bids and categories, for the lists and the detail page. */
+export const catalogProjection: Projection = {
+  name: 'catalog',
+  collections: [catalogAuctions, catalogBids, catalogCategories],
+  async handle(event: ProjectedEvent, uow: UnitOfWork): Promise<void> {
+    const auctionEvent = asAuctionEvent(event);
+    if (auctionEvent) return applyAuctionEvent(auctionEvent, event.revision, uow);
+    const categoryCreated = asCategoryCreated(event);
+    if (categoryCreated) return applyCategoryCreated(categoryCreated, uow);
+  },
+};

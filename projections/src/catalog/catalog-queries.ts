@@ -1,0 +1,155 @@
+import {
+  type AuctionView,
+  type BidView,
+  type CategoryView,
+  type PublicUser,
+  centsToDollars,
+} from '@auction/contracts';
+import type { Condition, FindOptions, ReadStore } from '../read-store/read-store';
+import type { UserDirectory } from '../users/user-directory';
+import { deletedUser } from '../users/user-directory';
+import {
+  type CatalogAuctionDoc,
+  type CatalogBidDoc,
+  type CatalogCategoryDoc,
+  catalogAuctions,
+  catalogBids,
+  catalogCategories,
+} from './catalog-projection';
+
+/** Filters of the All Auctions page; empty strings filter nothing. */
+export interface LiveAuctionFilters {
+  /** Case-insensitive substring of the title. */
+  readonly search?: string;
+  /** Exact category name. */
+  readonly category?: string;
+}
+
+const FEATURED_COUNT = 3;
+const newestFirst: FindOptions['orderBy'] = [{ field: 'createdAt', direction: 'desc' }];
+
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+const standingBids = async (store: ReadStore, auctionId: string): Promise<CatalogBidDoc[]> => {
+  const bids = (await store.find(catalogBids.name, {
+    where: { auctionId, retracted: false },
+    orderBy: [{ field: 'amount', direction: 'desc' }],
+  })) as CatalogBidDoc[];
+  return bids.sort(
+    (a, b) =>
+      b.amount - a.amount || compareText(a.createdAt, b.createdAt) || compareText(a._id, b._id),
+  );
+};
+
+const imageView = (url: string | null) => (url === null ? null : { url });
+
+const toAuctionView = (
+  auction: CatalogAuctionDoc,
+  bids: readonly CatalogBidDoc[],
+  users: ReadonlyMap<string, PublicUser>,
+): AuctionView => {
+  const user = (id: string) => users.get(id) ?? deletedUser(id);
+  return {
+    _id: auction._id,
+    title: auction.title,
+    description: auction.description,
+    category: { _id: auction.categoryId, name: auction.categoryName },
+    startingPrice: centsToDollars(auction.startingPrice),
+    currentBid: centsToDollars(auction.currentBid),
+    image: imageView(auction.image),
+    images: imageView(auction.image),
+    seller: user(auction.sellerId),
+    auctionEndTime: auction.endsAt,
+    status: auction.status,
+    bids: bids.map((bid): BidView => ({
+      _id: bid._id,
+      auctionId: bid.auctionId,
+      bidAmount: centsToDollars(bid.amount),
+      amount: centsToDollars(bid.amount),
+      bidder: user(bid.bidderId),
+      createdAt: bid.createdAt,
+    })),
+    bidCount: auction.bidCount,
+    createdAt: auction.createdAt,
+    winner: auction.winnerId === null ? null : user(auction.winnerId),
+    finalPrice: auction.finalPrice === null ? null : centsToDollars(auction.finalPrice),
+    revision: auction.revision,
+  };
+};
+
+/** Joins bids and users onto auctions, with one user lookup for all of them. */
+const toAuctionViews = async (
+  store: ReadStore,
+  users: UserDirectory,
+  auctions: readonly CatalogAuctionDoc[],
+): Promise<AuctionView[]> => {
+  const bids = await Promise.all(auctions.map((a) => standingBids(store, a._id)));
+  const ids = new Set<string>();
+  auctions.forEach((auction, i) => {
+    ids.add(auction.sellerId);
+    if (auction.winnerId !== null) ids.add(auction.winnerId);
+    for (const bid of bids[i] ?? []) ids.add(bid.bidderId);
+  });
+  const found = ids.size === 0 ? new Map<string, PublicUser>() : await users.lookup([...ids]);
+  return auctions.map((auction, i) => toAuctionView(auction, bids[i] ?? [], found));
+};
+
+const findAuctions = async (
+  store: ReadStore,
+  users: UserDirectory,
+  options: FindOptions,
+): Promise<AuctionView[]> =>
+  toAuctionViews(
+    store,
+    users,
+    (await store.find(catalogAuctions.name, options)) as CatalogAuctionDoc[],
+  );
+
+/** One auction with its standing bids (highest first), seller and winner; undefined if unknown. */
+export const auctionDetail = async (
+  store: ReadStore,
+  users: UserDirectory,
+  auctionId: string,
+): Promise<AuctionView | undefined> => {
+  const auction = (await store.get(catalogAuctions.name, auctionId)) as
+    CatalogAuctionDoc | undefined;
+  if (!auction) return undefined;
+  const [view] = await toAuctionViews(store, users, [auction]);
+  return view;
+};
+
+/** Live auctions, newest first, filtered by title substring and exact category name. */
+export const liveAuctions = (
+  store: ReadStore,
+  users: UserDirectory,
+  filters: LiveAuctionFilters = {},
+): Promise<AuctionView[]> => {
+  const where: Record<string, Condition> = { status: 'Live' };
+  if (filters.search) where.title = { contains: filters.search };
+  if (filters.category) where.categoryName = filters.category;
+  return findAuctions(store, users, { where, orderBy: newestFirst });
+};
+
+/** The most recently created Live auctions. */
+export const featuredAuctions = (store: ReadStore, users: UserDirectory): Promise<AuctionView[]> =>
+  findAuctions(store, users, {
+    where: { status: 'Live' },
+    orderBy: newestFirst,
+    limit: FEATURED_COUNT,
+  });
+
+/** Every auction of one seller, whatever its status, newest first. */
+export const sellerAuctions = (
+  store: ReadStore,
+  users: UserDirectory,
+  sellerId: string,
+): Promise<AuctionView[]> =>
+  findAuctions(store, users, { where: { sellerId }, orderBy: newestFirst });
+
+/** Every category, by name. */
+export const listCategories = async (store: ReadStore): Promise<CategoryView[]> => {
+  const categories = (await store.find(catalogCategories.name, {
+    orderBy: [{ field: 'name', direction: 'asc' }],
+  })) as CatalogCategoryDoc[];
+  return categories.map((c) => ({ _id: c._id, name: c.name, description: c.description }));
+};

@@ -1,0 +1,18 @@
+export {
+  catalogProjection,
+  catalogAuctions,
+  catalogBids,
+  catalogCategories,
+  type CatalogAuction,
+  type CatalogBid,
+  type CatalogCategory,
+  type CatalogStatus,
+} from './catalog-projection';
+export {
+  auctionDetail,
+  liveAuctions,
+  featuredAuctions,
+  sellerAuctions,
+  listCategories,
+  type LiveAuctionFilters,
+} from './catalog-queries';
