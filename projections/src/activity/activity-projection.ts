@@ -1,0 +1,266 @@
+import type {
+  AuctionCancelled,
+  AuctionClosed,
+  AuctionCreated,
+  AuctionEdited,
+  AuctionView,
+  BidEdited,
+  BidPlaced,
+  BidRetracted,
+} from '@auction/contracts';
+import type { CollectionSpec, Doc } from '../read-store/read-store';
+import { asAuctionEvent } from '../runner/events';
+import type { ProjectedEvent, Projection, UnitOfWork } from '../runner/projection';
+
+/** What the activity views need of each auction (by auction id); money in cents. */
+export const activityAuctions: CollectionSpec = {
+  name: 'activity_auctions',
+  indexes: ['sellerId'],
+};
+
+/** One entry per created auction, bid and win (by `created:`, `bid:`, `won:` ids). */
+export const activityHistory: CollectionSpec = {
+  name: 'activity_history',
+  indexes: ['userId', 'type', 'date', 'auctionId'],
+};
+
+/** Per-user counters (by user id), kept incrementally. */
+export const activityProfiles: CollectionSpec = { name: 'activity_profiles', indexes: [] };
+
+export type ActivityAuctionFields = {
+  readonly sellerId: string;
+  readonly title: string;
+  readonly image: string | null;
+  readonly startingPrice: number;
+  readonly status: AuctionView['status'];
+  readonly leadingBidId: string | null;
+  readonly winningBidId: string | null;
+  readonly winnerId: string | null;
+  readonly finalPrice: number | null;
+  readonly closedAt: string | null;
+};
+export type ActivityAuctionDoc = Doc & ActivityAuctionFields;
+
+type EntryBase = {
+  readonly userId: string;
+  readonly auctionId: string;
+  /** Cents: the starting price, the bid's amount, or the final price. */
+  readonly amount: number;
+  readonly date: string;
+};
+export type BidEntryFields = EntryBase & {
+  readonly type: 'bid';
+  readonly bidId: string;
+  readonly retracted: boolean;
+};
+/** A history entry as stored: its status is derived at read time from its auction. */
+export type HistoryEntryFields =
+  (EntryBase & { readonly type: 'created' | 'won' }) | BidEntryFields;
+export type HistoryEntryDoc = Doc & HistoryEntryFields;
+
+export type ProfileCounters = {
+  readonly totalAuctions: number;
+  readonly totalBids: number;
+  readonly totalWinnings: number;
+  /** Cents. */
+  readonly totalWinningsValue: number;
+  readonly activeAuctions: number;
+  readonly completedAuctions: number;
+};
+export type ProfileDoc = Doc & ProfileCounters;
+
+export const emptyProfile: ProfileCounters = {
+  totalAuctions: 0,
+  totalBids: 0,
+  totalWinnings: 0,
+  totalWinningsValue: 0,
+  activeAuctions: 0,
+  completedAuctions: 0,
+};
+
+type ProfileDelta = Partial<ProfileCounters>;
+
+const counterNames = Object.keys(emptyProfile) as (keyof ProfileCounters)[];
+
+const addDelta = (counters: ProfileCounters, delta: ProfileDelta): ProfileCounters => {
+  const next = { ...counters };
+  for (const name of counterNames) next[name] = counters[name] + (delta[name] ?? 0);
+  return next;
+};
+
+const adjustProfiles = async (
+  uow: UnitOfWork,
+  deltas: readonly (readonly [userId: string, delta: ProfileDelta])[],
+): Promise<void> => {
+  const merged = new Map<string, ProfileCounters>();
+  for (const [userId, delta] of deltas) {
+    merged.set(userId, addDelta(merged.get(userId) ?? emptyProfile, delta));
+  }
+  for (const [userId, delta] of merged) {
+    await uow.update<ProfileDoc>(activityProfiles.name, userId, (current): ProfileCounters =>
+      addDelta(current ?? emptyProfile, delta),
+    );
+  }
+};
+
+const patchAuction = (
+  uow: UnitOfWork,
+  auctionId: string,
+  patch: (auction: ActivityAuctionFields) => Partial<ActivityAuctionFields>,
+): Promise<void> =>
+  uow.update<ActivityAuctionDoc>(
+    activityAuctions.name,
+    auctionId,
+    (current): ActivityAuctionFields | undefined => current && { ...current, ...patch(current) },
+  );
+
+const putEntry = (uow: UnitOfWork, id: string, entry: HistoryEntryFields): Promise<void> =>
+  uow.update<HistoryEntryDoc>(activityHistory.name, id, (): HistoryEntryFields => entry);
+
+const patchBidEntry = (
+  uow: UnitOfWork,
+  bidId: string,
+  patch: Partial<Pick<BidEntryFields, 'amount' | 'retracted'>>,
+): Promise<void> =>
+  uow.update<Doc & BidEntryFields>(
+    activityHistory.name,
+    `bid:${bidId}`,
+    (current): BidEntryFields | undefined => current && { ...current, ...patch },
+  );
+
+const sellerOf = async (uow: UnitOfWork, auctionId: string): Promise<string | undefined> =>
+  (await uow.get<ActivityAuctionDoc>(activityAuctions.name, auctionId))?.sellerId;
+
+const onCreated = async (d: AuctionCreated['data'], uow: UnitOfWork): Promise<void> => {
+  await uow.update<ActivityAuctionDoc>(
+    activityAuctions.name,
+    d.auctionId,
+    (): ActivityAuctionFields => ({
+      sellerId: d.sellerId,
+      title: d.title,
+      image: d.image,
+      startingPrice: d.startingPrice,
+      status: 'Live',
+      leadingBidId: null,
+      winningBidId: null,
+      winnerId: null,
+      finalPrice: null,
+      closedAt: null,
+    }),
+  );
+  await putEntry(uow, `created:${d.auctionId}`, {
+    type: 'created',
+    userId: d.sellerId,
+    auctionId: d.auctionId,
+    amount: d.startingPrice,
+    date: d.at,
+  });
+  await adjustProfiles(uow, [[d.sellerId, { totalAuctions: 1, activeAuctions: 1 }]]);
+};
+
+const onEdited = async (d: AuctionEdited['data'], uow: UnitOfWork): Promise<void> => {
+  await patchAuction(uow, d.auctionId, (auction) => ({
+    title: d.title ?? auction.title,
+    image: d.image === undefined ? auction.image : d.image,
+    startingPrice: d.startingPrice ?? auction.startingPrice,
+  }));
+  const startingPrice = d.startingPrice;
+  if (startingPrice === undefined) return;
+  await uow.update<HistoryEntryDoc>(
+    activityHistory.name,
+    `created:${d.auctionId}`,
+    (current): HistoryEntryFields | undefined => current && { ...current, amount: startingPrice },
+  );
+};
+
+const onCancelled = async (d: AuctionCancelled['data'], uow: UnitOfWork): Promise<void> => {
+  const sellerId = await sellerOf(uow, d.auctionId);
+  await patchAuction(uow, d.auctionId, () => ({ status: 'Cancelled' }));
+  if (sellerId !== undefined) await adjustProfiles(uow, [[sellerId, { activeAuctions: -1 }]]);
+};
+
+const onBidPlaced = async (d: BidPlaced['data'], uow: UnitOfWork): Promise<void> => {
+  await patchAuction(uow, d.auctionId, () => ({ leadingBidId: d.bidId }));
+  await putEntry(uow, `bid:${d.bidId}`, {
+    type: 'bid',
+    userId: d.bidderId,
+    auctionId: d.auctionId,
+    bidId: d.bidId,
+    amount: d.amount,
+    date: d.at,
+    retracted: false,
+  });
+  await adjustProfiles(uow, [[d.bidderId, { totalBids: 1 }]]);
+};
+
+const onBidEdited = async (d: BidEdited['data'], uow: UnitOfWork): Promise<void> => {
+  await patchAuction(uow, d.auctionId, () => ({ leadingBidId: d.bidId }));
+  await patchBidEntry(uow, d.bidId, { amount: d.amount });
+};
+
+const onBidRetracted = async (d: BidRetracted['data'], uow: UnitOfWork): Promise<void> => {
+  await patchAuction(uow, d.auctionId, () => ({ leadingBidId: d.leadingBidId }));
+  await patchBidEntry(uow, d.bidId, { retracted: true });
+};
+
+const onClosed = async (d: AuctionClosed['data'], uow: UnitOfWork): Promise<void> => {
+  const sellerId = await sellerOf(uow, d.auctionId);
+  const closing: [string, ProfileDelta][] =
+    sellerId === undefined ? [] : [[sellerId, { activeAuctions: -1, completedAuctions: 1 }]];
+  if (d.outcome === 'Expired') {
+    await patchAuction(uow, d.auctionId, () => ({ status: 'Expired', closedAt: d.at }));
+    await adjustProfiles(uow, closing);
+    return;
+  }
+  await patchAuction(uow, d.auctionId, () => ({
+    status: 'Sold',
+    winningBidId: d.winningBidId,
+    winnerId: d.winnerId,
+    finalPrice: d.finalPrice,
+    closedAt: d.at,
+  }));
+  await putEntry(uow, `won:${d.auctionId}`, {
+    type: 'won',
+    userId: d.winnerId,
+    auctionId: d.auctionId,
+    amount: d.finalPrice,
+    date: d.at,
+  });
+  await adjustProfiles(uow, [
+    ...closing,
+    [d.winnerId, { totalWinnings: 1, totalWinningsValue: d.finalPrice }],
+  ]);
+};
+
+/**
+ * The user-activity read model behind "My Profile" and "History": auctions as the entries need
+ * them, one history entry per created auction, bid and win, and per-user counters.
+ */
+export const activityProjection: Projection = {
+  name: 'activity',
+  collections: [activityAuctions, activityHistory, activityProfiles],
+  async handle(event: ProjectedEvent, uow: UnitOfWork): Promise<void> {
+    const auctionEvent = asAuctionEvent(event);
+    if (!auctionEvent) return;
+    switch (auctionEvent.type) {
+      case 'AuctionCreated':
+        return onCreated(auctionEvent.data, uow);
+      case 'AuctionEdited':
+        return onEdited(auctionEvent.data, uow);
+      case 'AuctionCancelled':
+        return onCancelled(auctionEvent.data, uow);
+      case 'BidPlaced':
+        return onBidPlaced(auctionEvent.data, uow);
+      case 'BidEdited':
+        return onBidEdited(auctionEvent.data, uow);
+      case 'BidRetracted':
+        return onBidRetracted(auctionEvent.data, uow);
+      case 'AuctionClosed':
+        return onClosed(auctionEvent.data, uow);
+      default: {
+        const unexpected: never = auctionEvent;
+        throw new Error(`Unknown auction event ${(unexpected as { type: string }).type}`);
+      }
+    }
+  },
+};

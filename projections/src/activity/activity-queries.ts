@@ -1,0 +1,166 @@
+import { centsToDollars } from '@auction/contracts';
+import type { HistoryEntry, ProfileStatistics, RecentActivity } from '@auction/contracts';
+import type { ReadStore } from '../read-store/read-store';
+import {
+  type ActivityAuctionDoc,
+  type ActivityAuctionFields,
+  type BidEntryFields,
+  type HistoryEntryDoc,
+  type HistoryEntryFields,
+  type ProfileDoc,
+  activityAuctions,
+  activityHistory,
+  activityProfiles,
+  emptyProfile,
+} from './activity-projection';
+
+export const DEFAULT_HISTORY_LIMIT = 20;
+export const RECENT_ACTIVITY_LIMIT = 5;
+
+/** The History page's filter: every entry, or one type. */
+export type HistoryFilter = 'all' | HistoryEntry['type'];
+
+export interface HistoryOptions {
+  readonly type?: HistoryFilter;
+  /** At most this many entries (default 20). */
+  readonly limit?: number;
+}
+
+export interface UserProfileView {
+  readonly statistics: ProfileStatistics;
+  readonly recentActivity: RecentActivity[];
+}
+
+const newestFirst = [{ field: 'date', direction: 'desc' }] as const;
+
+const bidStatus = (
+  entry: BidEntryFields,
+  auction: ActivityAuctionFields,
+): HistoryEntry['status'] => {
+  if (entry.retracted) return 'retracted';
+  switch (auction.status) {
+    case 'Live':
+      return auction.leadingBidId === entry.bidId ? 'active' : 'outbid';
+    case 'Sold':
+      return auction.winningBidId === entry.bidId ? 'completed' : 'outbid';
+    case 'Expired':
+      return 'outbid';
+    case 'Cancelled':
+      return 'cancelled';
+    default: {
+      const unexpected: never = auction.status;
+      throw new Error(`Unknown auction status ${String(unexpected)}`);
+    }
+  }
+};
+
+const createdStatus = (auction: ActivityAuctionFields): HistoryEntry['status'] => {
+  switch (auction.status) {
+    case 'Live':
+      return 'active';
+    case 'Sold':
+    case 'Expired':
+      return 'completed';
+    case 'Cancelled':
+      return 'cancelled';
+    default: {
+      const unexpected: never = auction.status;
+      throw new Error(`Unknown auction status ${String(unexpected)}`);
+    }
+  }
+};
+
+/** An entry's status as of now, from its auction's current state. */
+export const historyStatus = (
+  entry: HistoryEntryFields,
+  auction: ActivityAuctionFields,
+): HistoryEntry['status'] => {
+  switch (entry.type) {
+    case 'created':
+      return createdStatus(auction);
+    case 'bid':
+      return bidStatus(entry, auction);
+    case 'won':
+      return 'completed';
+    default: {
+      const unexpected: never = entry;
+      throw new Error(`Unknown history type ${(unexpected as { type: string }).type}`);
+    }
+  }
+};
+
+const auctionsOf = async (
+  store: ReadStore,
+  entries: readonly HistoryEntryDoc[],
+): Promise<Map<string, ActivityAuctionDoc>> => {
+  const ids = [...new Set(entries.map((entry) => entry.auctionId))];
+  if (ids.length === 0) return new Map();
+  return (await store.getMany(activityAuctions.name, ids)) as Map<string, ActivityAuctionDoc>;
+};
+
+/** The user's history, newest first, each entry joined with its auction as it is now. */
+export const userHistory = async (
+  store: ReadStore,
+  userId: string,
+  { type = 'all', limit = DEFAULT_HISTORY_LIMIT }: HistoryOptions = {},
+): Promise<HistoryEntry[]> => {
+  const entries = (await store.find(activityHistory.name, {
+    where: type === 'all' ? { userId } : { userId, type },
+    orderBy: newestFirst,
+    limit,
+  })) as HistoryEntryDoc[];
+  const auctions = await auctionsOf(store, entries);
+  return entries.flatMap((entry): HistoryEntry[] => {
+    const auction = auctions.get(entry.auctionId);
+    if (!auction) return [];
+    return [
+      {
+        id: entry._id,
+        type: entry.type,
+        auctionId: entry.auctionId,
+        title: auction.title,
+        image: auction.image === null ? null : { url: auction.image },
+        amount: centsToDollars(entry.amount),
+        status: historyStatus(entry, auction),
+        date: entry.date,
+      },
+    ];
+  });
+};
+
+/** "My Profile": the user's counters and their most recent bids. */
+export const userProfile = async (store: ReadStore, userId: string): Promise<UserProfileView> => {
+  const [profile, bids] = await Promise.all([
+    store.get(activityProfiles.name, userId) as Promise<ProfileDoc | undefined>,
+    store.find(activityHistory.name, {
+      where: { userId, type: 'bid' },
+      orderBy: newestFirst,
+      limit: RECENT_ACTIVITY_LIMIT,
+    }) as Promise<HistoryEntryDoc[]>,
+  ]);
+  const counters = profile ?? emptyProfile;
+  const auctions = await auctionsOf(store, bids);
+  return {
+    statistics: {
+      totalAuctions: counters.totalAuctions,
+      totalWinnings: counters.totalWinnings,
+      totalBids: counters.totalBids,
+      totalWinningsValue: centsToDollars(counters.totalWinningsValue),
+      watchListCount: 0,
+      activeAuctions: counters.activeAuctions,
+      completedAuctions: counters.completedAuctions,
+    },
+    recentActivity: bids.flatMap((entry): RecentActivity[] => {
+      const auction = auctions.get(entry.auctionId);
+      if (!auction || entry.type !== 'bid') return [];
+      return [
+        {
+          _id: entry.bidId,
+          product: { _id: entry.auctionId, title: auction.title },
+          amount: centsToDollars(entry.amount),
+          createdAt: entry.date,
+        },
+      ];
+    }),
+  };
+};

@@ -1,0 +1,16 @@
+export {
+  activityProjection,
+  activityAuctions,
+  activityHistory,
+  activityProfiles,
+} from './activity-projection';
+export {
+  DEFAULT_HISTORY_LIMIT,
+  RECENT_ACTIVITY_LIMIT,
+  historyStatus,
+  userHistory,
+  userProfile,
+  type HistoryFilter,
+  type HistoryOptions,
+  type UserProfileView,
+} from './activity-queries';
