@@ -1,0 +1,225 @@
+import { type AuctionCreated, type AuctionEvent, formatCents } from '@auction/contracts';
+import type { CollectionSpec, Doc } from '../read-store/read-store';
+import { asAuctionEvent } from '../runner/events';
+import type { ProjectedEvent, Projection, UnitOfWork } from '../runner/projection';
+
+/** The collections of the `notifications` projection. */
+export const notificationsCollections = {
+  auctions: { name: 'notifications_auctions', indexes: [] },
+  bids: { name: 'notifications_bids', indexes: ['auctionId', 'retracted'] },
+  items: { name: 'notifications_items', indexes: ['userId', 'position'] },
+} as const satisfies Record<string, CollectionSpec>;
+
+const AUCTIONS = notificationsCollections.auctions.name;
+const BIDS = notificationsCollections.bids.name;
+const ITEMS = notificationsCollections.items.name;
+
+/** What deciding who to notify needs to know about an auction. */
+type AuctionFields = {
+  readonly title: string;
+  readonly sellerId: string;
+  readonly leadingBidId: string | null;
+  readonly leadingBidderId: string | null;
+};
+type AuctionDoc = Doc & AuctionFields;
+
+/** One bid: who placed it, and whether it still stands (one small document, not a growing map). */
+type BidFields = {
+  readonly auctionId: string;
+  readonly bidderId: string;
+  readonly retracted: boolean;
+};
+type BidDoc = Doc & BidFields;
+
+export type NotificationKind =
+  'new-bid' | 'bid-raised' | 'outbid' | 'won' | 'sold' | 'ended-unsold' | 'cancelled';
+
+/** One notification of one user (`_id` = `${event id}:${user id}`). */
+export interface NotificationFields {
+  readonly userId: string;
+  readonly kind: NotificationKind;
+  readonly message: string;
+  /** The business time of the event behind it. */
+  readonly timestamp: string;
+  /** The global position of the event behind it: what read/clear cursors compare against. */
+  readonly position: number;
+  readonly auctionId: string;
+}
+export type NotificationDoc = Doc & NotificationFields;
+
+interface Notice {
+  readonly userId: string;
+  readonly kind: NotificationKind;
+  readonly message: string;
+}
+
+interface Outcome {
+  readonly auction: AuctionFields;
+  readonly notices: readonly Notice[];
+  readonly bid?: { readonly bidId: string; readonly fields: BidFields };
+}
+
+type LaterEvent = Exclude<AuctionEvent, AuctionCreated>;
+
+const quoted = (title: string): string => `"${title}"`;
+
+const standingBidders = async (uow: UnitOfWork, auctionId: string): Promise<string[]> => {
+  const bids = await uow.find<BidDoc>(BIDS, { where: { auctionId, retracted: false } });
+  return [...new Set(bids.map((b) => b.bidderId))].sort();
+};
+
+const outbid = (auction: AuctionFields, bidderId: string, amount: number): Notice[] =>
+  auction.leadingBidderId === null || auction.leadingBidderId === bidderId
+    ? []
+    : [
+        {
+          userId: auction.leadingBidderId,
+          kind: 'outbid',
+          message: `You have been outbid on ${quoted(auction.title)}. The current bid is ${formatCents(amount)}.`,
+        },
+      ];
+
+const created = ({ data }: AuctionCreated): Outcome => ({
+  auction: {
+    title: data.title,
+    sellerId: data.sellerId,
+    leadingBidId: null,
+    leadingBidderId: null,
+  },
+  notices: [],
+});
+
+/** The auction's next state and who hears about the event, from the state before it. */
+const outcomeOf = async (
+  event: LaterEvent,
+  auction: AuctionFields,
+  uow: UnitOfWork,
+): Promise<Outcome> => {
+  const title = quoted(auction.title);
+  switch (event.type) {
+    case 'AuctionEdited':
+      return { auction: { ...auction, title: event.data.title ?? auction.title }, notices: [] };
+    case 'BidPlaced': {
+      const { bidId, bidderId, amount } = event.data;
+      return {
+        auction: { ...auction, leadingBidId: bidId, leadingBidderId: bidderId },
+        bid: { bidId, fields: { auctionId: event.data.auctionId, bidderId, retracted: false } },
+        notices: [
+          {
+            userId: auction.sellerId,
+            kind: 'new-bid',
+            message: `New bid of ${formatCents(amount)} on ${title}.`,
+          },
+          ...outbid(auction, bidderId, amount),
+        ],
+      };
+    }
+    case 'BidEdited': {
+      const { bidId, bidderId, amount } = event.data;
+      return {
+        auction: { ...auction, leadingBidId: bidId, leadingBidderId: bidderId },
+        notices: [
+          {
+            userId: auction.sellerId,
+            kind: 'bid-raised',
+            message: `A bid on ${title} was raised to ${formatCents(amount)}.`,
+          },
+          ...outbid(auction, bidderId, amount),
+        ],
+      };
+    }
+    case 'BidRetracted': {
+      const { auctionId, bidId, bidderId, leadingBidId } = event.data;
+      const leader = leadingBidId === null ? undefined : await uow.get<BidDoc>(BIDS, leadingBidId);
+      return {
+        auction: { ...auction, leadingBidId, leadingBidderId: leader?.bidderId ?? null },
+        bid: { bidId, fields: { auctionId, bidderId, retracted: true } },
+        notices: [],
+      };
+    }
+    case 'AuctionCancelled':
+      return {
+        auction,
+        notices: (await standingBidders(uow, event.data.auctionId)).map((userId) => ({
+          userId,
+          kind: 'cancelled',
+          message: `The auction ${title} was cancelled.`,
+        })),
+      };
+    case 'AuctionClosed': {
+      const d = event.data;
+      if (d.outcome === 'Expired') {
+        return {
+          auction,
+          notices: [
+            {
+              userId: auction.sellerId,
+              kind: 'ended-unsold',
+              message: `Your auction ${title} ended without bids.`,
+            },
+          ],
+        };
+      }
+      const price = formatCents(d.finalPrice);
+      return {
+        auction,
+        notices: [
+          { userId: d.winnerId, kind: 'won', message: `You won ${title} for ${price}!` },
+          {
+            userId: auction.sellerId,
+            kind: 'sold',
+            message: `Your auction ${title} sold for ${price}.`,
+          },
+        ],
+      };
+    }
+    default: {
+      const unexpected: never = event;
+      throw new Error(`Unknown auction event ${(unexpected as { type: string }).type}`);
+    }
+  }
+};
+
+const apply = async (event: ProjectedEvent, auctionEvent: AuctionEvent, uow: UnitOfWork) => {
+  const { auctionId, at } = auctionEvent.data;
+  const current = await uow.get<AuctionDoc>(AUCTIONS, auctionId);
+  // Who to notify depends on the state before the event, so a redelivered event must stop here.
+  if (current && current._position >= event.position) return;
+  const outcome =
+    auctionEvent.type === 'AuctionCreated'
+      ? created(auctionEvent)
+      : current && (await outcomeOf(auctionEvent, current, uow));
+  if (!outcome) return;
+  await uow.update<AuctionDoc>(AUCTIONS, auctionId, () => outcome.auction);
+  const { bid } = outcome;
+  if (bid) await uow.update<BidDoc>(BIDS, bid.bidId, () => bid.fields);
+  for (const { userId, kind, message } of outcome.notices) {
+    await uow.update<NotificationDoc>(
+      ITEMS,
+      `${event.id}:${userId}`,
+      () =>
+        ({
+          userId,
+          kind,
+          message,
+          timestamp: at,
+          position: event.position,
+          auctionId,
+        }) satisfies NotificationFields,
+    );
+  }
+};
+
+/**
+ * Notifications from auction events (design §4): the seller on each new or raised bid, the
+ * previous leader when someone else outbids them, the winner and the seller on close, and every
+ * standing bidder on cancellation. Read and cleared state lives in cursors, not here.
+ */
+export const notificationsProjection: Projection = {
+  name: 'notifications',
+  collections: Object.values(notificationsCollections),
+  handle: async (event, uow) => {
+    const auctionEvent = asAuctionEvent(event);
+    if (auctionEvent) await apply(event, auctionEvent, uow);
+  },
+};

@@ -1,0 +1,300 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { NotificationView } from '@auction/contracts';
+import { EventLog, T0, iso } from '../testing/event-log';
+import { projectionHarness } from '../testing/harness';
+import { notificationsCollections, notificationsProjection } from './notifications-projection';
+import { notificationCursors, userNotifications } from './notifications-queries';
+
+type Harness = Awaited<ReturnType<typeof projectionHarness>>;
+const open: Harness[] = [];
+const harness = async (): Promise<Harness> => {
+  const h = await projectionHarness([notificationsProjection]);
+  await notificationCursors(h.store).init();
+  open.push(h);
+  return h;
+};
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((h) => h.close()));
+});
+
+/** "Vintage watch" by `seller`, starting at $100. */
+const watchAuction = (): EventLog => {
+  const log = new EventLog();
+  log.create('watch', { title: 'Vintage watch', startingPrice: 10_000 });
+  return log;
+};
+
+const notificationsOf = async (h: Harness, userId: string, limit?: number) => {
+  const views = await userNotifications(h.store, userId, limit === undefined ? {} : { limit });
+  expect(views.map((view) => NotificationView.parse(view))).toStrictEqual(views);
+  return views;
+};
+const messagesOf = async (h: Harness, userId: string) =>
+  (await notificationsOf(h, userId)).map((view) => view.message);
+
+describe('notifications projection', () => {
+  it('tells the seller about each new bid', async () => {
+    const h = await harness();
+    const log = watchAuction();
+    log.bid('watch', 'alice', 15_000, T0 + 1000);
+    await h.given(log.events);
+
+    expect(await notificationsOf(h, 'seller')).toEqual([
+      {
+        _id: `${log.events[1]?.id}:seller`,
+        message: 'New bid of $150.00 on "Vintage watch".',
+        timestamp: iso(T0 + 1000),
+        isRead: false,
+        auctionId: 'watch',
+      },
+    ]);
+    expect(await notificationsOf(h, 'alice')).toEqual([]);
+  });
+
+  it('tells the previous leader when someone else outbids them', async () => {
+    const h = await harness();
+    const log = watchAuction();
+    log.bid('watch', 'alice', 15_000);
+    log.bid('watch', 'bob', 15_100);
+    await h.given(log.events);
+
+    expect(await messagesOf(h, 'alice')).toEqual([
+      'You have been outbid on "Vintage watch". The current bid is $151.00.',
+    ]);
+    expect(await messagesOf(h, 'bob')).toEqual([]);
+    expect(await messagesOf(h, 'seller')).toEqual([
+      'New bid of $151.00 on "Vintage watch".',
+      'New bid of $150.00 on "Vintage watch".',
+    ]);
+  });
+
+  it('tells the leader when another bidder raises their bid above it', async () => {
+    const h = await harness();
+    const log = watchAuction();
+    log.bid('watch', 'alice', 15_000, T0 + 1000, 'alice-bid');
+    log.bid('watch', 'bob', 16_000, T0 + 1000, 'bob-bid');
+    log.editBid('watch', 'alice', 'alice-bid', 17_000);
+    await h.given(log.events);
+
+    expect(await messagesOf(h, 'bob')).toEqual([
+      'You have been outbid on "Vintage watch". The current bid is $170.00.',
+    ]);
+    expect((await messagesOf(h, 'seller'))[0]).toBe(
+      'A bid on "Vintage watch" was raised to $170.00.',
+    );
+  });
+
+  it('does not tell the leader they are outbid when they raise their own bid', async () => {
+    const h = await harness();
+    const log = watchAuction();
+    log.bid('watch', 'alice', 15_000, T0 + 1000, 'alice-bid');
+    log.editBid('watch', 'alice', 'alice-bid', 16_000);
+    log.bid('watch', 'alice', 17_000);
+    await h.given(log.events);
+
+    expect(await messagesOf(h, 'alice')).toEqual([]);
+    expect(await messagesOf(h, 'seller')).toEqual([
+      'New bid of $170.00 on "Vintage watch".',
+      'A bid on "Vintage watch" was raised to $160.00.',
+      'New bid of $150.00 on "Vintage watch".',
+    ]);
+  });
+
+  it('sends nothing on a retraction, and outbids the leader it leaves', async () => {
+    const h = await harness();
+    const log = watchAuction();
+    log.bid('watch', 'alice', 15_000);
+    log.bid('watch', 'bob', 16_000, T0 + 1000, 'bob-bid');
+    await h.given(log.events);
+    const before = await h.store.count(notificationsCollections.items.name);
+
+    const retraction = log.retract('watch', 'bob', 'bob-bid');
+    await h.given(retraction);
+    expect(await h.store.count(notificationsCollections.items.name)).toBe(before);
+
+    const rebid = log.bid('watch', 'carol', 15_100, T0 + 3000);
+    await h.given(rebid);
+    expect((await messagesOf(h, 'alice'))[0]).toBe(
+      'You have been outbid on "Vintage watch". The current bid is $151.00.',
+    );
+    expect(await messagesOf(h, 'bob')).toEqual([]);
+  });
+
+  it('tells the winner and the seller when the auction sells', async () => {
+    const h = await harness();
+    const log = watchAuction();
+    log.bid('watch', 'alice', 15_000);
+    log.bid('watch', 'bob', 15_100);
+    log.close('watch');
+    await h.given(log.events);
+
+    expect((await messagesOf(h, 'bob'))[0]).toBe('You won "Vintage watch" for $151.00!');
+    expect((await messagesOf(h, 'seller'))[0]).toBe(
+      'Your auction "Vintage watch" sold for $151.00.',
+    );
+    expect(await messagesOf(h, 'alice')).toEqual([
+      'You have been outbid on "Vintage watch". The current bid is $151.00.',
+    ]);
+  });
+
+  it('tells the seller when the auction ends without bids', async () => {
+    const h = await harness();
+    const log = watchAuction();
+    log.close('watch');
+    await h.given(log.events);
+
+    expect(await messagesOf(h, 'seller')).toEqual([
+      'Your auction "Vintage watch" ended without bids.',
+    ]);
+  });
+
+  it('tells each distinct standing bidder once when the auction is cancelled', async () => {
+    const h = await harness();
+    const log = watchAuction();
+    log.bid('watch', 'alice', 15_000);
+    log.bid('watch', 'bob', 16_000);
+    log.bid('watch', 'alice', 17_000);
+    log.bid('watch', 'carol', 18_000, T0 + 1000, 'carol-bid');
+    log.retract('watch', 'carol', 'carol-bid');
+    log.cancel('watch');
+    await h.given(log.events);
+
+    const cancelled = 'The auction "Vintage watch" was cancelled.';
+    expect((await messagesOf(h, 'alice')).filter((m) => m === cancelled)).toHaveLength(1);
+    expect((await messagesOf(h, 'bob')).filter((m) => m === cancelled)).toHaveLength(1);
+    expect(await messagesOf(h, 'carol')).not.toContain(cancelled);
+    expect(await messagesOf(h, 'seller')).not.toContain(cancelled);
+  });
+
+  it('uses the title as edited at the time of each event', async () => {
+    const h = await harness();
+    const log = watchAuction();
+    log.bid('watch', 'alice', 15_000);
+    log.edit('watch', { title: 'Gold watch' }, 'seller', T0 + 1500);
+    log.bid('watch', 'bob', 16_000, T0 + 2000);
+    await h.given(log.events);
+
+    expect(await messagesOf(h, 'seller')).toEqual([
+      'New bid of $160.00 on "Gold watch".',
+      'New bid of $150.00 on "Vintage watch".',
+    ]);
+  });
+
+  it('lists newest first and at most `limit`', async () => {
+    const h = await harness();
+    const log = watchAuction();
+    for (let i = 0; i < 5; i += 1) log.bid('watch', i % 2 ? 'alice' : 'bob', 15_000 + i * 100);
+    await h.given(log.events);
+
+    const all = await notificationsOf(h, 'seller');
+    expect(all.map((n) => n.message)).toEqual(
+      ['$154.00', '$153.00', '$152.00', '$151.00', '$150.00'].map(
+        (price) => `New bid of ${price} on "Vintage watch".`,
+      ),
+    );
+    expect(await notificationsOf(h, 'seller', 2)).toEqual(all.slice(0, 2));
+  });
+
+  it('marks as read only what the user had when they marked all read', async () => {
+    const h = await harness();
+    const cursors = notificationCursors(h.store);
+    const log = watchAuction();
+    log.bid('watch', 'alice', 15_000);
+    log.bid('watch', 'bob', 16_000);
+    await h.given(log.events);
+
+    await cursors.markAllRead('seller');
+    await h.given(log.bid('watch', 'alice', 17_000));
+
+    expect((await notificationsOf(h, 'seller')).map((n) => n.isRead)).toEqual([false, true, true]);
+    expect((await notificationsOf(h, 'alice')).map((n) => n.isRead)).toEqual([false]);
+  });
+
+  it('hides what the user had when they cleared all, but not what came later', async () => {
+    const h = await harness();
+    const cursors = notificationCursors(h.store);
+    const log = watchAuction();
+    log.bid('watch', 'alice', 15_000);
+    log.bid('watch', 'bob', 16_000);
+    await h.given(log.events);
+
+    await cursors.clearAll('seller');
+    expect(await notificationsOf(h, 'seller')).toEqual([]);
+    await h.given(log.bid('watch', 'alice', 17_000));
+
+    expect(await notificationsOf(h, 'seller')).toEqual([
+      expect.objectContaining({ message: 'New bid of $170.00 on "Vintage watch".', isRead: false }),
+    ]);
+    expect(await notificationsOf(h, 'bob', 1)).toHaveLength(1);
+  });
+
+  it('keeps read and cleared state across a rebuild of the projection', async () => {
+    const h = await harness();
+    const cursors = notificationCursors(h.store);
+    const log = watchAuction();
+    log.bid('watch', 'alice', 15_000);
+    log.bid('watch', 'bob', 16_000);
+    log.bid('watch', 'alice', 17_000);
+    await h.given(log.events.slice(0, 2));
+    await cursors.clearAll('seller');
+    await h.given(log.events.slice(2, 3));
+    await cursors.markAllRead('seller');
+    await h.given(log.events.slice(3));
+    const before = await notificationsOf(h, 'seller');
+
+    await h.store.reset(
+      notificationsProjection.name,
+      notificationsProjection.collections.map((c) => c.name),
+    );
+    expect(await notificationsOf(h, 'seller')).toEqual([]);
+    await h.given(log.events);
+
+    expect(await notificationsOf(h, 'seller')).toEqual(before);
+    expect(before.map((n) => n.isRead)).toEqual([false, true]);
+  });
+
+  it('ends in the same documents when every event is delivered twice', async () => {
+    const log = watchAuction();
+    log.bid('watch', 'alice', 15_000, T0 + 1000, 'alice-bid');
+    log.bid('watch', 'bob', 16_000, T0 + 1000, 'bob-bid');
+    log.editBid('watch', 'alice', 'alice-bid', 17_000);
+    log.edit('watch', { title: 'Gold watch' }, 'seller', T0 + 2000);
+    log.retract('watch', 'alice', 'alice-bid', T0 + 2500);
+    log.bid('watch', 'carol', 16_100, T0 + 2600);
+    log.close('watch');
+    log.create('lamp', { title: 'Brass lamp' });
+    log.bid('lamp', 'alice', 10_000);
+    log.bid('lamp', 'bob', 10_100);
+    log.cancel('lamp');
+    const once = await harness();
+    const twice = await harness();
+
+    await once.given(log.events);
+    await twice.given(log.events, { twice: true });
+
+    const expected = await once.dump();
+    const actual = await twice.dump();
+    expect(actual).toEqual(expected);
+    expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
+    expect(expected[notificationsCollections.items.name]).toHaveLength(14);
+  });
+
+  it('ignores events of unrelated streams', async () => {
+    const h = await harness();
+    const log = watchAuction();
+    log.bid('watch', 'alice', 15_000);
+    await h.given(log.events);
+    const before = await h.dump();
+
+    log.category('antiques', 'Antiques');
+    log.append('user-bob', 'UserRegistered', { userId: 'bob', at: iso(T0) });
+    log.append('category-name-antiques', 'CategoryNameReserved', {
+      categoryId: 'antiques',
+      name: 'Antiques',
+      at: iso(T0),
+    });
+    await h.given(log.events.slice(-3));
+
+    expect(await h.dump()).toEqual(before);
+  });
+});
