@@ -1,0 +1,187 @@
+/**
+ * 1. Rebuild rate: every projection built from zero over a log of at least 100,000 events.
+ * 2. Lag: bids arrive at a steady rate through the engine; the time from each bid's
+ *    acknowledgement until the catalog has applied it (p50/p99).
+ * Prints one JSON line.   npm run bench:projections [-- --quick] [-- --events 100000 --rate 500]
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  AuctionActorRegistry,
+  type NewEvent,
+  SqliteEventStore,
+  seedFixedCategories,
+} from '@auction/engine';
+import { allProjections } from '../src/index';
+import { SqliteReadStore } from '../src/read-store/sqlite-read-store';
+import { ProjectionRunner } from '../src/runner/projection-runner';
+import { EventLog, T0 } from '../src/testing/event-log';
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    events: { type: 'string' },
+    rate: { type: 'string' },
+    seconds: { type: 'string' },
+  },
+});
+const targetEvents = Number(values.events ?? 100_000);
+const rate = Number(values.rate ?? 500);
+const lagSeconds = Number(values.seconds ?? (values.quick ? 3 : 10));
+
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted.length === 0
+    ? 0
+    : (sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0);
+const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+
+/** A realistic mix: auctions with bids, raises, retractions, closes, in 8 categories. */
+const buildHistory = (target: number): EventLog => {
+  const log = new EventLog();
+  const categories = [
+    'art',
+    'jewelry',
+    'vehicles',
+    'estate',
+    'fashion',
+    'electronics',
+    'gaming',
+    'antiques',
+  ];
+  for (const c of categories) log.category(c, c.toUpperCase());
+  for (let a = 0; log.events.length < target; a++) {
+    const auctionId = `auction-${a}`;
+    log.create(auctionId, {
+      seller: `seller-${a % 50}`,
+      categoryId: categories[a % 8] ?? 'art',
+      at: T0,
+    });
+    let amount = 10_000;
+    const bidIds: string[] = [];
+    for (let b = 0; b < 200; b++) {
+      amount += 100 + (b % 7) * 50;
+      const bidId = `${auctionId}-bid-${b}`;
+      const bidder = `bidder-${(a * 7 + b) % 300}`;
+      log.bid(auctionId, bidder, amount, T0 + 1000 + b, bidId);
+      bidIds.push(bidId);
+      if (b % 25 === 24) {
+        amount += 100;
+        log.editBid(auctionId, bidder, bidId, amount, T0 + 1000 + b);
+      }
+    }
+    if (a % 3 === 0) log.close(auctionId);
+  }
+  return log;
+};
+
+const main = async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-projections-'));
+  const events = new SqliteEventStore({ filename: join(dir, 'events.sqlite') });
+
+  const history = buildHistory(targetEvents);
+  const byStream = new Map<string, NewEvent[]>();
+  for (const e of history.events) {
+    const list = byStream.get(e.streamId) ?? [];
+    list.push({ id: randomUUID(), type: e.type, data: e.data, metadata: e.metadata });
+    byStream.set(e.streamId, list);
+  }
+  for (const [streamId, list] of byStream) await events.append(streamId, list, 'no_stream');
+  const logged = (await events.headPosition()) ?? 0;
+
+  const rebuildStore = new SqliteReadStore({ filename: join(dir, 'rebuild.sqlite') });
+  const rebuild = new ProjectionRunner({
+    source: events,
+    store: rebuildStore,
+    projections: allProjections,
+    batchSize: 2000,
+  });
+  const rebuildStarted = performance.now();
+  await rebuild.start();
+  const rebuildSeconds = (performance.now() - rebuildStarted) / 1000;
+
+  await seedFixedCategories(events, new Date().toISOString());
+  const bus = new AuctionActorRegistry({ store: events });
+  const auctions: string[] = Array.from({ length: 5 }, () => randomUUID());
+  for (const auctionId of auctions) {
+    await bus.send({
+      type: 'CreateAuction',
+      data: {
+        auctionId,
+        title: 'Steady item',
+        description: 'Bid on me',
+        categoryId: 'antiques',
+        startingPrice: 10_000,
+        endsAt: new Date(Date.now() + 86_400_000).toISOString(),
+        image: null,
+      },
+      metadata: {
+        commandId: randomUUID(),
+        correlationId: randomUUID(),
+        actorId: 'seller',
+        at: new Date().toISOString(),
+      },
+    });
+  }
+  await rebuild.waitFor((await events.headPosition()) ?? 0, undefined, 60_000);
+  const lags: number[] = [];
+  const amounts = new Map(auctions.map((a) => [a, 10_000]));
+  const interval = 1000 / rate;
+  const lagStarted = performance.now();
+  const inFlight: Promise<void>[] = [];
+  for (let i = 0; performance.now() - lagStarted < lagSeconds * 1000; i++) {
+    const due = lagStarted + i * interval;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    const auctionId = auctions[i % auctions.length] as string;
+    const amount = (amounts.get(auctionId) ?? 10_000) + 100;
+    amounts.set(auctionId, amount);
+    inFlight.push(
+      bus
+        .send({
+          type: 'PlaceBid',
+          data: { auctionId, bidId: randomUUID(), amount },
+          metadata: {
+            commandId: randomUUID(),
+            correlationId: randomUUID(),
+            actorId: `b-${i % 40}`,
+            at: new Date().toISOString(),
+          },
+        })
+        .then(async (outcome) => {
+          if (!outcome.ok || outcome.position === undefined) return;
+          const acked = performance.now();
+          await rebuild.waitFor(outcome.position, ['catalog'], 30_000);
+          lags.push(performance.now() - acked);
+        }),
+    );
+  }
+  await Promise.all(inFlight);
+  await bus.close();
+  await rebuild.stop();
+  await rebuildStore.close();
+  await events.close();
+  rmSync(dir, { recursive: true, force: true });
+
+  lags.sort((a, b) => a - b);
+  console.log(
+    JSON.stringify({
+      bench: 'projections',
+      rebuildEvents: logged,
+      projections: allProjections.length,
+      rebuildSeconds: round(rebuildSeconds),
+      rebuildEventsPerSec: Math.round(logged / rebuildSeconds),
+      lagBidsPerSec: rate,
+      lagSamples: lags.length,
+      lagP50Ms: round(percentile(lags, 0.5)),
+      lagP99Ms: round(percentile(lags, 0.99)),
+      node: process.version,
+      cores: cpus().length,
+      memGiB: Math.round(totalmem() / 2 ** 30),
+    }),
+  );
+};
+
+await main();

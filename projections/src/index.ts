@@ -1,0 +1,44 @@
+import { activityProjection } from './activity/index';
+import { catalogProjection } from './catalog/index';
+import { notificationsProjection } from './notifications/index';
+import type { Projection } from './runner/projection';
+import { winningsProjection } from './winnings/index';
+
+export type {
+  ReadStore,
+  Doc,
+  CollectionSpec,
+  FindOptions,
+  Where,
+  Condition,
+  IndexValue,
+  Write,
+} from './read-store/read-store';
+export { SqliteReadStore, type SqliteReadStoreOptions } from './read-store/sqlite-read-store';
+export type { Projection, ProjectedEvent, UnitOfWork } from './runner/projection';
+export {
+  ProjectionRunner,
+  applyBatch,
+  type EventSource,
+  type ProjectionStatus,
+  type RunnerOptions,
+} from './runner/projection-runner';
+export {
+  type UserDirectory,
+  type AccountRecord,
+  ReadStoreUserDirectory,
+  deletedUser,
+  accountsCollection,
+} from './users/user-directory';
+export * from './catalog/index';
+export * from './activity/index';
+export * from './winnings/index';
+export * from './notifications/index';
+
+/** Every read model, in the order the runner starts them. */
+export const allProjections: readonly Projection[] = [
+  catalogProjection,
+  activityProjection,
+  winningsProjection,
+  notificationsProjection,
+];
