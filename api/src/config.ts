@@ -1,16 +1,42 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
+const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+const perWindow = (fallback: number) =>
+  z.coerce.number().int().min(1).max(1_000_000).default(fallback);
+
 /** Every setting the server and its command-line tools read, parsed once from the environment. */
 export const Config = z.object({
-  /** HTTP port. */
+  /** HTTP port (0 picks a free one). */
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
-  /** Where the embedded stores keep their files. */
+  /** Interface to listen on. */
+  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Where the embedded stores, sessions and uploaded images live. */
   DATA_DIR: z
     .string()
     .min(1)
     .default('./data')
     .transform((dir) => resolve(dir)),
+  /** The origin browsers use to reach the app (CSRF checks, OpenID redirect); default http://localhost:PORT. */
+  PUBLIC_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
+  /** Signs session cookies; when unset, a random secret is kept in DATA_DIR. */
+  SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
+  /** Trust X-Forwarded-* from one proxy in front (for client IPs and Secure cookies). */
+  TRUST_PROXY: flag.default(false),
+  /** Google (or any OpenID Connect) sign-in: enabled when client id and secret are both set. */
+  GOOGLE_ISSUER: z.url().default('https://accounts.google.com'),
+  GOOGLE_CLIENT_ID: optionalText,
+  GOOGLE_CLIENT_SECRET: optionalText,
+  /** Login attempts per client address and e-mail per 15 minutes. */
+  RATE_LIMIT_LOGIN: perWindow(10),
+  /** Signups per client address per hour. */
+  RATE_LIMIT_SIGNUP: perWindow(20),
+  /** Bid commands (place, edit, delete) per user per minute. */
+  RATE_LIMIT_BIDS: perWindow(600),
 });
 export type Config = z.infer<typeof Config>;
 
@@ -21,3 +47,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
   const problems = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
   throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
 };
+
+/** The origin of the server as browsers see it. */
+export const publicOrigin = (config: Config, port: number): string =>
+  (config.PUBLIC_ORIGIN ?? `http://localhost:${port}`).replace(/\/$/, '');

@@ -1,23 +1,43 @@
-import { describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config';
 
 describe('config', () => {
-  it('defaults to port 3000 and ./data', () => {
-    expect(loadConfig({})).toEqual({ PORT: 3000, DATA_DIR: resolve('./data') });
+  it('has defaults for everything', () => {
+    expect(loadConfig({})).toMatchObject({
+      PORT: 3000,
+      HOST: '0.0.0.0',
+      DATA_DIR: resolve('./data'),
+      TRUST_PROXY: false,
+      GOOGLE_ISSUER: 'https://accounts.google.com',
+      RATE_LIMIT_LOGIN: 10,
+    });
+    expect(loadConfig({}).GOOGLE_CLIENT_ID).toBeUndefined();
   });
 
-  it('reads PORT and DATA_DIR from the environment', () => {
-    expect(loadConfig({ PORT: '8080', DATA_DIR: '/tmp/x' })).toEqual({
-      PORT: 8080,
-      DATA_DIR: '/tmp/x',
-    });
+  it('reads settings from the environment', () => {
+    expect(
+      loadConfig({
+        PORT: '8080',
+        DATA_DIR: '/tmp/x',
+        TRUST_PROXY: 'true',
+        GOOGLE_CLIENT_ID: ' id ',
+      }),
+    ).toMatchObject({ PORT: 8080, DATA_DIR: '/tmp/x', TRUST_PROXY: true, GOOGLE_CLIENT_ID: 'id' });
   });
 
   it('names every bad setting in one error', () => {
-    expect(() => loadConfig({ PORT: 'eighty', DATA_DIR: '' })).toThrow(
-      /Invalid configuration:\n {2}PORT: .+\n {2}DATA_DIR: .+/,
+    expect(() =>
+      loadConfig({
+        PORT: 'eighty',
+        DATA_DIR: '',
+        PUBLIC_ORIGIN: 'ftp://x',
+        SESSION_SECRET: 'short',
+      }),
+    ).toThrow(
+      /Invalid configuration:\n {2}PORT: .+\n {2}DATA_DIR: .+\n {2}PUBLIC_ORIGIN: .+\n {2}SESSION_SECRET: SESSION_SECRET must be at least 32 characters/,
     );
     expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT/);
+    expect(() => loadConfig({ TRUST_PROXY: 'maybe' })).toThrow(/TRUST_PROXY/);
   });
 });

@@ -49,6 +49,16 @@ export const errorCatalog = {
   CATEGORY_NOT_FOUND: { status: 400, message: 'Category not found' },
   CATEGORY_EXISTS: { status: 409, message: 'Category already exists' },
 
+  EMAIL_TAKEN: { status: 409, message: 'An account with this email already exists' },
+  INVALID_CREDENTIALS: { status: 401, message: 'Invalid email or password' },
+  GOOGLE_NOT_CONFIGURED: {
+    status: 501,
+    message: 'Google sign-in is not configured on this server',
+  },
+  INVALID_ID_TOKEN: { status: 401, message: 'The Google sign-in could not be verified' },
+  CSRF_REJECTED: { status: 403, message: 'Cross-site request refused' },
+  MALFORMED_JSON: { status: 400, message: 'The request body is not valid JSON' },
+
   CONCURRENCY_CONFLICT: {
     status: 409,
     message: 'The auction changed while your request was processed, please try again',

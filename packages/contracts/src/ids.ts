@@ -12,6 +12,7 @@ export type Id = z.infer<typeof Id>;
 export const SYSTEM_ACTOR = 'system';
 
 export const auctionStream = (auctionId: Id): string => `auction-${auctionId}`;
+export const userStream = (userId: Id): string => `user-${userId}`;
 export const categoryStream = (categoryId: Id): string => `category-${categoryId}`;
 /** Reservation stream that makes a category name unique: appended with expected revision "no_stream". */
 export const categoryNameStream = (name: string): string =>

@@ -4,6 +4,7 @@ export {
   Id,
   SYSTEM_ACTOR,
   auctionStream,
+  userStream,
   categoryStream,
   categoryNameStream,
   normaliseCategoryName,
@@ -71,3 +72,4 @@ export {
   WinningsStatistics,
   NotificationView,
 } from './http/views';
+export { AccountRegistered, AccountDeleted, UserEvent } from './events/user-events';

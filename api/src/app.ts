@@ -1,0 +1,65 @@
+import express from 'express';
+import helmet from 'helmet';
+import type { AppDeps } from './app-deps';
+import { auctionRoutes } from './http/auctions/routes';
+import { createPassport } from './http/auth/passport';
+import { authRoutes } from './http/auth/routes';
+import { bidRoutes } from './http/bids/routes';
+import { csrfGuard } from './http/csrf';
+import { errorHandler, notFound } from './http/errors';
+import { respond } from './http/respond';
+import { sessionMiddleware } from './http/session';
+import { UPLOADS_PATH } from './http/uploads';
+import { userRoutes } from './http/users/routes';
+
+/** Origins a browser may send mutating requests from: the public one and its loopback twins. */
+const allowedOrigins = (deps: AppDeps, port: number): string[] => [
+  deps.origin,
+  `http://localhost:${port}`,
+  `http://127.0.0.1:${port}`,
+];
+
+/** The HTTP app: `/api/v1` (JSON, sessions, CSRF) and the uploaded images. */
+export const createApp = (deps: AppDeps, port: () => number) => {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.config.TRUST_PROXY ? 1 : false);
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: { 'img-src': ["'self'", 'data:', 'blob:'], 'upgrade-insecure-requests': null },
+      },
+      crossOriginResourcePolicy: { policy: 'same-origin' },
+      strictTransportSecurity: deps.origin.startsWith('https:'),
+    }),
+  );
+
+  const passport = createPassport(deps);
+  const api = express.Router();
+  api.use(express.json({ limit: '100kb', strict: true }));
+  api.use(sessionMiddleware(deps));
+  api.use(passport.initialize());
+  api.use(passport.session());
+  api.use((req, res, next) => csrfGuard(allowedOrigins(deps, port()))(req, res, next));
+  api.get('/health', (_req, res) => respond(res, 200, 'OK'));
+  api.use('/auth', authRoutes(deps, passport));
+  api.use('/auction', auctionRoutes(deps, passport));
+  api.use('/user', userRoutes(deps, passport));
+  api.use('/bid', bidRoutes(deps, passport));
+  api.use(notFound);
+  api.use(errorHandler(deps.log));
+
+  app.use('/api/v1', api);
+  app.use(
+    UPLOADS_PATH,
+    express.static(deps.images.dir, {
+      index: false,
+      dotfiles: 'deny',
+      immutable: true,
+      maxAge: '365d',
+    }),
+  );
+  app.use(notFound);
+  app.use(errorHandler(deps.log));
+  return app;
+};

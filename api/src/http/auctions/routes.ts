@@ -1,0 +1,5 @@
+import { Router } from 'express';
+import type { AppDeps } from '../../app-deps';
+import type { AppPassport } from '../auth/passport';
+
+export const auctionRoutes = (_deps: AppDeps, _passport: AppPassport): Router => Router();

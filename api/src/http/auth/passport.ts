@@ -1,0 +1,30 @@
+import { Passport } from 'passport';
+import { Strategy as LocalStrategy } from 'passport-local';
+import type { AppDeps } from '../../app-deps';
+import { verifyPassword } from '../../accounts/password';
+
+/** Passport for one app: sessions hold the account id; the local strategy checks the password. */
+export const createPassport = (deps: AppDeps) => {
+  const passport = new Passport();
+  passport.serializeUser<string>((user, done) => done(null, user.id));
+  passport.deserializeUser<string>((id, done) => done(null, deps.accounts.byId(id) ?? false));
+  passport.use(
+    'local',
+    new LocalStrategy(
+      { usernameField: 'email', passwordField: 'password' },
+      (email, password, done) => {
+        const account = deps.accounts.byEmail(email);
+        if (!account?.passwordHash) {
+          done(null, false);
+          return;
+        }
+        verifyPassword(password, account.passwordHash).then(
+          (ok) => done(null, ok ? account : false),
+          (error: unknown) => done(error),
+        );
+      },
+    ),
+  );
+  return passport;
+};
+export type AppPassport = ReturnType<typeof createPassport>;
