@@ -1,42 +1,56 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
-const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const flag = (name: string) =>
+  z
+    .enum(['true', 'false', '1', '0'], { error: `${name} must be true or false` })
+    .transform((v) => v === 'true' || v === '1');
 const optionalText = z
   .string()
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
-const perWindow = (fallback: number) =>
-  z.coerce.number().int().min(1).max(1_000_000).default(fallback);
+const wholeNumber = (name: string, min: number, max: number) => {
+  const error = `${name} must be a whole number from ${min} to ${max}`;
+  return z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+};
+const perWindow = (name: string, fallback: number) =>
+  wholeNumber(name, 1, 1_000_000).default(fallback);
 
 /** Every setting the server and its command-line tools read, parsed once from the environment. */
 export const Config = z.object({
   /** HTTP port (0 picks a free one). */
-  PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+  PORT: wholeNumber('PORT', 0, 65_535).default(3000),
   /** Interface to listen on. */
   HOST: z.string().min(1).default('0.0.0.0'),
   /** Where the embedded stores, sessions and uploaded images live. */
   DATA_DIR: z
     .string()
-    .min(1)
+    .min(1, 'DATA_DIR must name a directory')
     .default('./data')
     .transform((dir) => resolve(dir)),
   /** The origin browsers use to reach the app (CSRF checks, OpenID redirect); default http://localhost:PORT. */
-  PUBLIC_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
+  PUBLIC_ORIGIN: z
+    .url({
+      protocol: /^https?$/,
+      error: 'PUBLIC_ORIGIN must be an http(s) URL such as https://auctions.example.com',
+    })
+    .optional(),
   /** Signs session cookies; when unset, a random secret is kept in DATA_DIR. */
   SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
   /** Trust X-Forwarded-* from one proxy in front (for client IPs and Secure cookies). */
-  TRUST_PROXY: flag.default(false),
+  TRUST_PROXY: flag('TRUST_PROXY').default(false),
   /** Google (or any OpenID Connect) sign-in: enabled when client id and secret are both set. */
-  GOOGLE_ISSUER: z.url().default('https://accounts.google.com'),
+  GOOGLE_ISSUER: z
+    .url({ error: 'GOOGLE_ISSUER must be the URL of an OpenID Connect issuer' })
+    .default('https://accounts.google.com'),
   GOOGLE_CLIENT_ID: optionalText,
   GOOGLE_CLIENT_SECRET: optionalText,
   /** Login attempts per client address and e-mail per 15 minutes. */
-  RATE_LIMIT_LOGIN: perWindow(10),
+  RATE_LIMIT_LOGIN: perWindow('RATE_LIMIT_LOGIN', 10),
   /** Signups per client address per hour. */
-  RATE_LIMIT_SIGNUP: perWindow(20),
+  RATE_LIMIT_SIGNUP: perWindow('RATE_LIMIT_SIGNUP', 20),
   /** Bid commands (place, edit, delete) per user per minute. */
-  RATE_LIMIT_BIDS: perWindow(600),
+  RATE_LIMIT_BIDS: perWindow('RATE_LIMIT_BIDS', 600),
 });
 export type Config = z.infer<typeof Config>;
 

@@ -35,9 +35,18 @@ describe('config', () => {
         SESSION_SECRET: 'short',
       }),
     ).toThrow(
-      /Invalid configuration:\n {2}PORT: .+\n {2}DATA_DIR: .+\n {2}PUBLIC_ORIGIN: .+\n {2}SESSION_SECRET: SESSION_SECRET must be at least 32 characters/,
+      [
+        'Invalid configuration:',
+        '  PORT: PORT must be a whole number from 0 to 65535',
+        '  DATA_DIR: DATA_DIR must name a directory',
+        '  PUBLIC_ORIGIN: PUBLIC_ORIGIN must be an http(s) URL such as https://auctions.example.com',
+        '  SESSION_SECRET: SESSION_SECRET must be at least 32 characters',
+      ].join('\n'),
     );
     expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT/);
-    expect(() => loadConfig({ TRUST_PROXY: 'maybe' })).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ TRUST_PROXY: 'maybe' })).toThrow('TRUST_PROXY must be true or false');
+    expect(() => loadConfig({ RATE_LIMIT_BIDS: '0' })).toThrow(
+      'RATE_LIMIT_BIDS must be a whole number from 1 to 1000000',
+    );
   });
 });
