@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HistoryEntry, ProfileStatistics, RecentActivity } from '@auction/contracts';
 import type { ReadStore } from '../read-store/read-store';
 import { EventLog, T0, iso } from '../testing/event-log';
-import { projectionHarness } from '../testing/harness';
+import { projectionHarness, expectSameOnceAndTwice } from '../testing/harness';
 import {
   activityAuctions,
   activityHistory,
@@ -366,14 +366,7 @@ describe('activity projection: redelivery and foreign events', () => {
   it.each(histories)('delivering every event twice changes nothing: %s', async (_, write) => {
     const log = new EventLog();
     write(log);
-    const once = await harness();
-    const twice = await harness();
-    await once.given(log.events);
-    await twice.given(log.events, { twice: true });
-    const expected = await once.dump();
-    const actual = await twice.dump();
-    expect(actual).toEqual(expected);
-    expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
+    const expected = await expectSameOnceAndTwice([activityProjection], log.events);
     expect(expected[activityHistory.name]?.length).toBeGreaterThan(0);
   });
 

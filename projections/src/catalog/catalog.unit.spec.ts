@@ -1,7 +1,7 @@
 import { AuctionView, CategoryView } from '@auction/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventLog, T0, iso } from '../testing/event-log';
-import { projectionHarness } from '../testing/harness';
+import { projectionHarness, expectSameOnceAndTwice } from '../testing/harness';
 import {
   auctionDetail,
   catalogAuctions,
@@ -409,15 +409,7 @@ describe('catalog projection: idempotency', () => {
   };
 
   it('changes nothing when every event is delivered twice', async () => {
-    const once = await harness();
-    await once.given(everything().events);
-    const twice = await harness();
-    await twice.given(everything().events, { twice: true });
-
-    const expected = await once.dump();
-    const actual = await twice.dump();
-    expect(actual).toEqual(expected);
-    expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
+    const expected = await expectSameOnceAndTwice([catalogProjection], everything().events);
     expect(expected[catalogAuctions.name]).toHaveLength(4);
     expect(expected[catalogBids.name]).toHaveLength(4);
   });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { NotificationView } from '@auction/contracts';
 import { EventLog, T0, iso } from '../testing/event-log';
-import { projectionHarness } from '../testing/harness';
+import { projectionHarness, expectSameOnceAndTwice } from '../testing/harness';
 import { notificationsCollections, notificationsProjection } from './notifications-projection';
 import { notificationCursors, userNotifications } from './notifications-queries';
 
@@ -266,16 +266,7 @@ describe('notifications projection', () => {
     log.bid('lamp', 'alice', 10_000);
     log.bid('lamp', 'bob', 10_100);
     log.cancel('lamp');
-    const once = await harness();
-    const twice = await harness();
-
-    await once.given(log.events);
-    await twice.given(log.events, { twice: true });
-
-    const expected = await once.dump();
-    const actual = await twice.dump();
-    expect(actual).toEqual(expected);
-    expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
+    const expected = await expectSameOnceAndTwice([notificationsProjection], log.events);
     expect(expected[notificationsCollections.items.name]).toHaveLength(14);
   });
 

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { CollectionSpec, Doc } from '../read-store/read-store';
 import { SqliteReadStore } from '../read-store/sqlite-read-store';
 import type { ProjectedEvent, Projection } from '../runner/projection';
@@ -41,4 +42,28 @@ export const projectionHarness = async (projections: readonly Projection[]) => {
   };
 
   return { store, users, given: apply, dump, close: () => store.close() };
+};
+
+/**
+ * The idempotency check every read model passes: the events delivered once, and every event
+ * delivered twice into a second store, leave the same documents, byte for byte. Returns them.
+ */
+export const expectSameOnceAndTwice = async (
+  projections: readonly Projection[],
+  events: readonly ProjectedEvent[],
+): Promise<Record<string, Doc[]>> => {
+  const once = await projectionHarness(projections);
+  const twice = await projectionHarness(projections);
+  try {
+    await once.given(events);
+    await twice.given(events, { twice: true });
+    const expected = await once.dump();
+    const actual = await twice.dump();
+    expect(actual).toEqual(expected);
+    expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
+    return expected;
+  } finally {
+    await once.close();
+    await twice.close();
+  }
 };

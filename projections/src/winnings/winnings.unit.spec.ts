@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DAY_MS, WinningItem, WinningsStatistics } from '@auction/contracts';
 import { EventLog, T0, iso } from '../testing/event-log';
-import { projectionHarness } from '../testing/harness';
+import { projectionHarness, expectSameOnceAndTwice } from '../testing/harness';
 import { userWinnings } from './winnings-queries';
 import { winningsProjection } from './winnings-projection';
 
@@ -198,16 +198,7 @@ describe('winnings projection', () => {
     log.bid('lamp', 'alice', 11_000, T0 + 1000, 'alice-bid');
     log.editBid('lamp', 'alice', 'alice-bid', 13_000);
     log.close('lamp');
-    const once = await harness();
-    const twice = await harness();
-
-    await once.given(log.events);
-    await twice.given(log.events, { twice: true });
-
-    const expected = await once.dump();
-    const actual = await twice.dump();
-    expect(actual).toEqual(expected);
-    expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
+    const expected = await expectSameOnceAndTwice([winningsProjection], log.events);
     expect(expected['winnings_items']).toHaveLength(2);
   });
 
