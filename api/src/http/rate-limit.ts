@@ -1,5 +1,5 @@
 import { errorCatalog } from '@auction/contracts';
-import { rateLimit } from 'express-rate-limit';
+import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { Request, RequestHandler } from 'express';
 import { respond } from './respond';
 
@@ -20,5 +20,6 @@ export const limiter = (options: {
     handler: (_req, res) => respond(res, 429, options.message || errorCatalog.RATE_LIMITED.message),
   });
 
+/** The client's address; an IPv6 client counts as its /56, so hopping addresses does not help. */
 export const clientAddress = (req: Request): string =>
-  req.ip ?? req.socket.remoteAddress ?? 'unknown';
+  ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown');

@@ -1,7 +1,7 @@
 import { Passport } from 'passport';
 import { Strategy as LocalStrategy } from 'passport-local';
 import type { AppDeps } from '../../app-deps';
-import { verifyPassword } from '../../accounts/password';
+import { decoyHash, verifyPassword } from '../../accounts/password';
 
 /** Passport for one app: sessions hold the account id; the local strategy checks the password. */
 export const createPassport = (deps: AppDeps) => {
@@ -14,14 +14,14 @@ export const createPassport = (deps: AppDeps) => {
       { usernameField: 'email', passwordField: 'password' },
       (email, password, done) => {
         const account = deps.accounts.byEmail(email);
-        if (!account?.passwordHash) {
-          done(null, false);
-          return;
-        }
-        verifyPassword(password, account.passwordHash).then(
-          (ok) => done(null, ok ? account : false),
-          (error: unknown) => done(error),
-        );
+        // Unknown e-mails cost a full hash too, so timing does not tell which accounts exist.
+        const stored = account?.passwordHash ? Promise.resolve(account.passwordHash) : decoyHash;
+        stored
+          .then((hash) => verifyPassword(password, hash))
+          .then(
+            (ok) => done(null, ok && account?.passwordHash ? account : false),
+            (error: unknown) => done(error),
+          );
       },
     ),
   );

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError, rejection } from '@auction/contracts';
 import { Router, type Request, type RequestHandler } from 'express';
-import { userView, type Account } from '../../accounts/account';
+import { normaliseEmail, userView, type Account } from '../../accounts/account';
 import { hashPassword } from '../../accounts/password';
 import { appendUserEvent } from '../../accounts/user-events';
 import type { AppDeps } from '../../app-deps';
+import { clientAddress, limiter } from '../rate-limit';
 import { commandMetadata, currentUser } from '../request-context';
 import { respond } from '../respond';
 import { SESSION_COOKIE } from '../session';
@@ -36,13 +37,42 @@ export const endSession = (req: Request): Promise<void> =>
     }),
   );
 
+const MINUTE_MS = 60_000;
+
+// Runs before the limiter: a malformed body gets its 400 and the limit is keyed by the parsed e-mail.
+const validLogin: RequestHandler = (req, _res, next) => {
+  req.body = parseInput(LoginBody, req.body);
+  next();
+};
+
 export const authRoutes = (deps: AppDeps, passport: AppPassport): Router => {
   const router = Router();
+  const signupLimit = limiter({
+    windowMs: 60 * MINUTE_MS,
+    limit: deps.config.RATE_LIMIT_SIGNUP,
+    key: clientAddress,
+    message: 'Too many sign-ups from this address, please try again later',
+  });
+  const loginLimit = limiter({
+    windowMs: 15 * MINUTE_MS,
+    limit: deps.config.RATE_LIMIT_LOGIN,
+    key: (req) => `${clientAddress(req)} ${normaliseEmail((req.body as LoginBody).email)}`,
+    message: 'Too many login attempts, please try again later',
+  });
+  // One address trying many e-mails: a looser cap across all of them.
+  const loginAddressLimit = limiter({
+    windowMs: 15 * MINUTE_MS,
+    limit: deps.config.RATE_LIMIT_LOGIN * 10,
+    key: (req) => `address ${clientAddress(req)}`,
+    message: 'Too many login attempts, please try again later',
+  });
 
-  router.post('/signup', imageUpload, async (req, res) => {
+  router.post('/signup', signupLimit, imageUpload, async (req, res) => {
     const body = parseInput(SignupBody, req.body);
     const imageUrl = req.file ? await deps.images.save(req.file.buffer) : null;
     const id = randomUUID();
+    const metadata = commandMetadata(req, deps, id);
+    let created = false;
     try {
       deps.accounts.create({
         id,
@@ -52,23 +82,23 @@ export const authRoutes = (deps: AppDeps, passport: AppPassport): Router => {
         imageUrl,
         passwordHash: await hashPassword(body.password),
         googleSubject: null,
-        createdAt: new Date(deps.clock.now()).toISOString(),
+        createdAt: metadata.at,
       });
+      created = true;
+      await appendUserEvent(
+        deps.events,
+        { type: 'AccountRegistered', data: { userId: id, method: 'password', at: metadata.at } },
+        metadata,
+      );
     } catch (error) {
+      if (created) deps.accounts.erase(id);
       await deps.images.remove(imageUrl);
       throw error;
     }
-    const metadata = commandMetadata(req, deps, id);
-    await appendUserEvent(
-      deps.events,
-      { type: 'AccountRegistered', data: { userId: id, method: 'password', at: metadata.at } },
-      metadata,
-    );
     respond(res, 201, 'Sign Up Successful');
   });
 
-  router.post('/login', async (req, res) => {
-    parseInput(LoginBody, req.body);
+  router.post('/login', validLogin, loginAddressLimit, loginLimit, async (req, res) => {
     const account = await new Promise<Account | false>((resolve, reject) => {
       const authenticate = passport.authenticate(
         'local',

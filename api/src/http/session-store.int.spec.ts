@@ -1,0 +1,124 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SessionData } from 'express-session';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SqliteSessionStore } from './session-store';
+
+const HOUR_MS = 3_600_000;
+
+let dir: string;
+let now: number;
+let store: SqliteSessionStore;
+
+const session = (expiresAt: number, user?: string): SessionData =>
+  ({
+    cookie: {
+      originalMaxAge: expiresAt - now,
+      expires: new Date(expiresAt).toISOString(),
+      httpOnly: true,
+      path: '/',
+    },
+    ...(user === undefined ? {} : { passport: { user } }),
+  }) as unknown as SessionData;
+
+const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
+const get = (sid: string) =>
+  new Promise<SessionData | null | undefined>((resolve, reject) =>
+    store.get(sid, (error, data) => (error ? reject(asError(error)) : resolve(data))),
+  );
+const callback =
+  (resolve: () => void, reject: (error: Error) => void) =>
+  (error?: unknown): void =>
+    error ? reject(asError(error)) : resolve();
+const set = (sid: string, data: SessionData) =>
+  new Promise<void>((resolve, reject) => store.set(sid, data, callback(resolve, reject)));
+const touch = (sid: string, data: SessionData) =>
+  new Promise<void>((resolve, reject) => store.touch(sid, data, callback(resolve, reject)));
+const destroy = (sid: string) =>
+  new Promise<void>((resolve, reject) => store.destroy(sid, callback(resolve, reject)));
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'sessions-'));
+  now = Date.UTC(2025, 0, 1);
+  store = new SqliteSessionStore(join(dir, 'sessions.sqlite'), () => now);
+});
+
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('SqliteSessionStore', () => {
+  it('reads back what it stored, replaces it on set, forgets it on destroy', async () => {
+    expect(await get('s1')).toBeNull();
+    const first = session(now + HOUR_MS, 'alice');
+    await set('s1', first);
+    expect(await get('s1')).toEqual(first);
+
+    const second = session(now + 2 * HOUR_MS, 'bob');
+    await set('s1', second);
+    expect(await get('s1')).toEqual(second);
+    expect(store.countForUser('alice')).toBe(0);
+    expect(store.countForUser('bob')).toBe(1);
+
+    await destroy('s1');
+    expect(await get('s1')).toBeNull();
+    await destroy('never-existed');
+  });
+
+  it('survives reopening the file', async () => {
+    const data = session(now + HOUR_MS, 'alice');
+    await set('s1', data);
+    store.close();
+    store = new SqliteSessionStore(join(dir, 'sessions.sqlite'), () => now);
+    expect(await get('s1')).toEqual(data);
+  });
+
+  it('reads an expired session as null, and touch pushes the expiry out', async () => {
+    await set('s1', session(now + HOUR_MS, 'alice'));
+    now += HOUR_MS - 1;
+    expect(await get('s1')).not.toBeNull();
+    await touch('s1', session(now + HOUR_MS, 'alice'));
+    now += HOUR_MS - 1;
+    expect(await get('s1')).not.toBeNull();
+    now += 1;
+    expect(await get('s1')).toBeNull();
+    expect(store.countForUser('alice')).toBe(0);
+  });
+
+  it('touch does not bring back a destroyed session', async () => {
+    await set('s1', session(now + HOUR_MS, 'alice'));
+    await destroy('s1');
+    await touch('s1', session(now + 2 * HOUR_MS, 'alice'));
+    expect(await get('s1')).toBeNull();
+  });
+
+  it('destroyUser ends every session of one user and no one else', async () => {
+    await set('a1', session(now + HOUR_MS, 'alice'));
+    await set('a2', session(now + HOUR_MS, 'alice'));
+    await set('b1', session(now + HOUR_MS, 'bob'));
+    await set('anon', session(now + HOUR_MS));
+    expect(store.countForUser('alice')).toBe(2);
+
+    expect(store.destroyUser('alice')).toBe(2);
+    expect(await get('a1')).toBeNull();
+    expect(await get('a2')).toBeNull();
+    expect(await get('b1')).not.toBeNull();
+    expect(await get('anon')).not.toBeNull();
+    expect(store.countForUser('alice')).toBe(0);
+    expect(store.countForUser('bob')).toBe(1);
+    expect(store.destroyUser('alice')).toBe(0);
+  });
+
+  it('countForUser counts only the live sessions of that user', async () => {
+    await set('a1', session(now + HOUR_MS, 'alice'));
+    await set('a2', session(now + 3 * HOUR_MS, 'alice'));
+    await set('b1', session(now + HOUR_MS, 'bob'));
+    expect(store.countForUser('alice')).toBe(2);
+    expect(store.countForUser('nobody')).toBe(0);
+    now += 2 * HOUR_MS;
+    expect(store.countForUser('alice')).toBe(1);
+    expect(store.countForUser('bob')).toBe(0);
+  });
+});
