@@ -1,5 +1,219 @@
-import { Router } from 'express';
+import { randomUUID } from 'node:crypto';
+import {
+  type AuctionCommand,
+  type AuctionView,
+  DomainError,
+  categoryStream,
+  rejection,
+} from '@auction/contracts';
+import { type CommandOutcome, createCategory } from '@auction/engine';
+import {
+  auctionDetail,
+  featuredAuctions,
+  listCategories,
+  liveAuctions,
+  notificationCursors,
+  sellerAuctions,
+  userNotifications,
+} from '@auction/projections';
+import { type Request, type RequestHandler, Router } from 'express';
 import type { AppDeps } from '../../app-deps';
 import type { AppPassport } from '../auth/passport';
+import { commandMetadata, currentUser } from '../request-context';
+import { respond } from '../respond';
+import { imageUpload } from '../uploads';
+import { parseInput } from '../validate';
+import {
+  AuctionFilters,
+  AuctionIdParams,
+  AuctionIdQuery,
+  CreateAuctionBody,
+  CreateCategoryBody,
+  EditAuctionBody,
+} from './schemas';
 
-export const auctionRoutes = (_deps: AppDeps, _passport: AppPassport): Router => Router();
+const requireLogin: RequestHandler = (req, _res, next) => {
+  currentUser(req);
+  next();
+};
+
+/** Auctions, categories and notifications: `/api/v1/auction/...` (spec §7). */
+export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
+  const router = Router();
+  const cursors = notificationCursors(deps.read);
+
+  const detail = (auctionId: string) => auctionDetail(deps.read, deps.accounts, auctionId);
+
+  // The write is already durable: a lagging catalog is logged, not answered as a failure.
+  const catalogReaches = async (position: number | undefined): Promise<void> => {
+    if (position === undefined) return;
+    await deps.runner
+      .waitFor(position, ['catalog'])
+      .catch((error: unknown) => deps.log('The catalog is behind a committed write', error));
+  };
+
+  const send = async (
+    command: AuctionCommand,
+    uploadedImage: string | null = null,
+  ): Promise<Extract<CommandOutcome, { ok: true }>> => {
+    const outcome = await deps.bus.send(command);
+    if (!outcome.ok) {
+      await deps.images.remove(uploadedImage);
+      throw new DomainError(outcome.rejection);
+    }
+    await catalogReaches(outcome.position);
+    return outcome;
+  };
+
+  // `category-name-…` streams are name reservations, so the first event must be the category.
+  const categoryExists = async (categoryId: string): Promise<boolean> => {
+    const [first] = await deps.events.readStream(categoryStream(categoryId), { toRevision: 0 });
+    return first?.type === 'CategoryCreated';
+  };
+
+  // Checked before the body so a stranger learns nothing more than 403; the decider checks again.
+  const ownAuction = async (req: Request, userId: string): Promise<AuctionView> => {
+    const { id } = parseInput(AuctionIdParams, req.params);
+    const auction = await detail(id);
+    if (!auction) throw new DomainError(rejection('AUCTION_NOT_FOUND'));
+    if (auction.seller._id !== userId) throw new DomainError(rejection('NOT_AUCTION_OWNER'));
+    return auction;
+  };
+
+  router.post('/createAuction', requireLogin, imageUpload, async (req, res) => {
+    const user = currentUser(req);
+    const input = parseInput(CreateAuctionBody, req.body ?? {});
+    if (!(await categoryExists(input.category))) {
+      throw new DomainError(rejection('CATEGORY_NOT_FOUND'));
+    }
+    const image = req.file ? await deps.images.save(req.file.buffer) : null;
+    const auctionId = randomUUID();
+    await send(
+      {
+        type: 'CreateAuction',
+        data: {
+          auctionId,
+          title: input.title,
+          description: input.description,
+          categoryId: input.category,
+          startingPrice: input.startingPrice,
+          endsAt: input.auctionDate,
+          image,
+        },
+        metadata: commandMetadata(req, deps, user.id),
+      },
+      image,
+    );
+    respond(res, 201, 'Auction Created', { auction: (await detail(auctionId)) ?? null });
+  });
+
+  router.get('/getAuctions', async (req, res) => {
+    const user = currentUser(req);
+    const auctions = await sellerAuctions(deps.read, deps.accounts, user.id);
+    respond(res, 200, 'Auctions Fetched', { auctions });
+  });
+
+  router.delete('/deleteAuction/:id', async (req, res) => {
+    const user = currentUser(req);
+    const auction = await ownAuction(req, user.id);
+    await send({
+      type: 'CancelAuction',
+      data: { auctionId: auction._id, reason: 'seller' },
+      metadata: commandMetadata(req, deps, user.id),
+    });
+    respond(res, 200, 'Auction Deleted Successfully');
+  });
+
+  router.get('/fetchAllAuctions', async (req, res) => {
+    const filters = parseInput(AuctionFilters, req.query);
+    const auctions = await liveAuctions(deps.read, deps.accounts, filters);
+    respond(res, 200, 'Auctions Fetched', { auctions });
+  });
+
+  router.get('/fetchSpecificAuction', async (req, res) => {
+    const { auctionId } = parseInput(AuctionIdQuery, req.query);
+    const auctionDetails = await detail(auctionId);
+    if (!auctionDetails) throw new DomainError(rejection('AUCTION_NOT_FOUND'));
+    respond(res, 200, 'Auction Fetched', { auctionDetails });
+  });
+
+  router.get('/featured', async (_req, res) => {
+    const featured = await featuredAuctions(deps.read, deps.accounts);
+    respond(res, 200, 'Featured Auctions Fetched', { featured });
+  });
+
+  router.patch('/editAuction/:id', requireLogin, imageUpload, async (req, res) => {
+    const user = currentUser(req);
+    const auction = await ownAuction(req, user.id);
+    const input = parseInput(EditAuctionBody, req.body ?? {});
+    const uploaded = req.file ? await deps.images.save(req.file.buffer) : null;
+    const image = uploaded ?? (input.removeImage ? null : undefined);
+    const outcome = await send(
+      {
+        type: 'EditAuction',
+        data: {
+          auctionId: auction._id,
+          title: input.title,
+          description: input.description,
+          startingPrice: input.startingPrice,
+          endsAt: input.auctionEndTime,
+          image,
+        },
+        metadata: commandMetadata(req, deps, user.id),
+      },
+      uploaded,
+    );
+    const imageReplaced = outcome.events.some(
+      (event) => event.type === 'AuctionEdited' && event.data.image !== undefined,
+    );
+    if (imageReplaced) await deps.images.remove(auction.image?.url);
+    respond(res, 200, 'Auction updated successfully!', {
+      auction: (await detail(auction._id)) ?? auction,
+    });
+  });
+
+  router.post('/createCategory', requireLogin, async (req, res) => {
+    const user = currentUser(req);
+    const input = parseInput(CreateCategoryBody, req.body ?? {});
+    const { commandId, correlationId, at } = commandMetadata(req, deps, user.id);
+    const categoryId = randomUUID();
+    const outcome = await createCategory(deps.events, {
+      categoryId,
+      name: input.name,
+      description: input.description,
+      commandId,
+      actorId: user.id,
+      correlationId,
+      at,
+    });
+    if (!outcome.ok) throw new DomainError(outcome.rejection);
+    await catalogReaches(outcome.position);
+    const category = (await listCategories(deps.read)).find((c) => c._id === categoryId);
+    respond(res, 201, 'Category Created', { category: category ?? null });
+  });
+
+  router.get('/getAllCategories', async (_req, res) => {
+    const categories = await listCategories(deps.read);
+    respond(res, 200, 'Categories Fetched', { categories });
+  });
+
+  router.get('/notifications', async (req, res) => {
+    const user = currentUser(req);
+    const data = await userNotifications(deps.read, user.id);
+    respond(res, 200, 'Notifications Fetched', { data });
+  });
+
+  router.patch('/notifications/mark-read', async (req, res) => {
+    const user = currentUser(req);
+    await cursors.markAllRead(user.id);
+    respond(res, 200, 'Notifications marked as read');
+  });
+
+  router.delete('/notifications/clear', async (req, res) => {
+    const user = currentUser(req);
+    await cursors.clearAll(user.id);
+    respond(res, 200, 'Notifications cleared');
+  });
+
+  return router;
+};

@@ -1,0 +1,110 @@
+import { Dollars, Id, IsoTime, MAX_CENTS, dollarsToCents, toIsoTime } from '@auction/contracts';
+import { z } from 'zod';
+
+const missing = (value: unknown): boolean =>
+  value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+// Custom issues, not invalid_type, which parseInput would reword as '<key> is required'.
+const present = <T>(isKind: (value: unknown) => value is T, required: string, wrongKind: string) =>
+  z.custom<T>((value) => !missing(value) && isKind(value), {
+    error: (issue) => (missing(issue.input) ? required : wrongKind),
+  });
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isNumber = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isFinite(value);
+
+const text = (label: string, max: number, required = `${label} is required`) =>
+  present(isString, required, `${label} must be text`).pipe(
+    z.string().trim().min(1, required).max(max, `${label} must be at most ${max} characters`),
+  );
+
+const optionalText = (label: string, max: number) =>
+  z
+    .custom<string>(isString, { error: `${label} must be text` })
+    .pipe(z.string().trim().max(max, `${label} must be at most ${max} characters`))
+    .optional();
+
+const idOf = (label: string) =>
+  present(
+    (value): value is string => Id.safeParse(value).success,
+    `${label} is required`,
+    `Invalid ${label.toLowerCase()}`,
+  );
+
+const MAX_DOLLARS = MAX_CENTS / 100;
+
+// Multipart fields arrive as text.
+const numeral = (value: unknown): unknown =>
+  typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+
+const startingPrice = z.preprocess(
+  numeral,
+  present(isNumber, 'Starting price is required', 'Starting price must be a number')
+    .pipe(
+      z
+        .number()
+        .min(100, 'Starting price must be at least $100')
+        .max(MAX_DOLLARS, 'Starting price must be at most $1,000,000,000'),
+    )
+    .pipe(Dollars)
+    .transform(dollarsToCents),
+);
+
+// Any offset in; out in the fixed UTC form whose string order is time order.
+const endTime = (label: string) =>
+  present(isString, `${label} is required`, `${label} must be an ISO date-time`)
+    .pipe(z.iso.datetime({ offset: true, error: `${label} must be an ISO date-time` }))
+    .transform((value) => toIsoTime(Date.parse(value)))
+    .refine((value) => IsoTime.safeParse(value).success, `${label} is out of range`);
+
+const flag = z
+  .union([z.boolean(), z.enum(['true', 'false'])], { error: 'removeImage must be true or false' })
+  .optional()
+  .transform((value) => value === true || value === 'true');
+
+const body = { error: 'The request body must be an object' };
+
+/** Create auction form (spec §3, §5): multipart or JSON. */
+export const CreateAuctionBody = z.object(
+  {
+    title: text('Title', 200),
+    description: text('Description', 5000),
+    category: text('Category', 64).pipe(
+      z.string().refine((value) => Id.safeParse(value).success, 'Category not found'),
+    ),
+    startingPrice,
+    auctionDate: endTime('Auction end date'),
+  },
+  body,
+);
+
+/** Edit auction form: every field of the form is required; a new image or `removeImage` optional. */
+export const EditAuctionBody = z.object(
+  {
+    title: text('Title', 200),
+    description: text('Description', 5000),
+    startingPrice,
+    auctionEndTime: endTime('Auction end date'),
+    removeImage: flag,
+  },
+  body,
+);
+
+export const AuctionIdParams = z.object({ id: idOf('Auction id') });
+
+export const AuctionIdQuery = z.object({ auctionId: idOf('Auction id') });
+
+/** All Auctions filters: title substring and exact category name; empty filters nothing. */
+export const AuctionFilters = z.object({
+  search: optionalText('Search', 200),
+  category: optionalText('Category', 80),
+});
+
+export const CreateCategoryBody = z.object(
+  {
+    name: text('Category name', 80, 'Please enter Name of Category'),
+    description: text('Description', 1000, 'Please enter Description'),
+  },
+  body,
+);
