@@ -1,3 +1,4 @@
+import type { AuctionView } from '@auction/contracts';
 import type { TestClient, TestServer } from './test-server';
 
 export interface TestUser {
@@ -33,4 +34,32 @@ export const signUpAndLogIn = async (
   });
   if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
   return { ...user, client, id: (login.body as { user: { _id: string } }).user._id };
+};
+
+/** Creates an auction over HTTP as the client's user (category Antiques, $100); returns its id. */
+export const createAuctionOverHttp = async (
+  client: TestClient,
+  options: { title?: string; description?: string; startingPrice?: number; endsInMs?: number } = {},
+): Promise<string> => {
+  const res = await client.post('/api/v1/auction/createAuction', {
+    json: {
+      title: options.title ?? 'Carriage clock',
+      description: options.description ?? 'Brass, 1890s',
+      category: 'antiques',
+      startingPrice: options.startingPrice ?? 100,
+      auctionDate: new Date(Date.now() + (options.endsInMs ?? 86_400_000)).toISOString(),
+    },
+  });
+  if (res.status !== 201) throw new Error(`createAuction failed: ${JSON.stringify(res.body)}`);
+  return (res.body as { auction: { _id: string } }).auction._id;
+};
+
+/** The auction's detail page data, as a guest sees it. */
+export const fetchAuction = async (server: TestServer, auctionId: string): Promise<AuctionView> => {
+  const res = await server
+    .client()
+    .get(`/api/v1/auction/fetchSpecificAuction?auctionId=${auctionId}`);
+  if (res.status !== 200)
+    throw new Error(`fetchSpecificAuction failed: ${JSON.stringify(res.body)}`);
+  return (res.body as { auctionDetails: AuctionView }).auctionDetails;
 };

@@ -1,5 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type AuctionCommand,
+  type BidView,
+  DomainError,
+  centsToDollars,
+  dollarsToCents,
+  rejection,
+} from '@auction/contracts';
+import type { CommandOutcome } from '@auction/engine';
+import { type CatalogBid, type Doc, catalogBids } from '@auction/projections';
 import { Router } from 'express';
+import { publicUser, type Account } from '../../accounts/account';
 import type { AppDeps } from '../../app-deps';
 import type { AppPassport } from '../auth/passport';
+import { limiter } from '../rate-limit';
+import { commandMetadata, currentUser } from '../request-context';
+import { respond } from '../respond';
+import { parseInput } from '../validate';
+import { BidParams, EditBidBody, PlaceBidBody } from './schemas';
 
-export const bidRoutes = (_deps: AppDeps, _passport: AppPassport): Router => Router();
+type Accepted = Extract<CommandOutcome, { ok: true }>;
+
+/** Sends a command; a refusal becomes the decider's code, message and status. */
+const sendCommand = async (deps: AppDeps, command: AuctionCommand): Promise<Accepted> => {
+  const outcome = await deps.bus.send(command);
+  if (!outcome.ok) throw new DomainError(outcome.rejection);
+  return outcome;
+};
+
+/** Lets an immediate refetch of the auction show the change; a slow projection only delays it. */
+const settleCatalog = async (deps: AppDeps, outcome: Accepted): Promise<void> => {
+  if (outcome.position === undefined) return;
+  await deps.runner.waitFor(outcome.position, ['catalog'], 2000).catch(() => undefined);
+};
+
+const bidView = (
+  bid: { bidId: string; auctionId: string; amount: number; createdAt: string },
+  bidder: Account,
+): BidView => ({
+  _id: bid.bidId,
+  auctionId: bid.auctionId,
+  bidAmount: centsToDollars(bid.amount),
+  amount: centsToDollars(bid.amount),
+  bidder: publicUser(bidder),
+  createdAt: bid.createdAt,
+});
+
+/** The bidder's own standing bid named in the path: 404 when unknown, 403 when someone else's. */
+const ownBid = async (deps: AppDeps, bidId: string, account: Account) => {
+  const bid = (await deps.read.get(catalogBids.name, bidId)) as (Doc & CatalogBid) | undefined;
+  if (!bid || bid.retracted) throw new DomainError(rejection('BID_NOT_FOUND'));
+  if (bid.bidderId !== account.id) throw new DomainError(rejection('NOT_BID_OWNER'));
+  return { ...bid, bidId };
+};
+
+export const bidRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
+  const router = Router();
+  router.use((req, _res, next) => {
+    currentUser(req);
+    next();
+  });
+  router.use(
+    limiter({
+      windowMs: 60_000,
+      limit: deps.config.RATE_LIMIT_BIDS,
+      key: (req) => currentUser(req).id,
+      message: 'Too many bids, please slow down',
+    }),
+  );
+
+  router.post('/placeBid', async (req, res) => {
+    const account = currentUser(req);
+    const body = parseInput(PlaceBidBody, req.body ?? {});
+    const bidId = randomUUID();
+    const outcome = await sendCommand(deps, {
+      type: 'PlaceBid',
+      data: { auctionId: body.productId, bidId, amount: dollarsToCents(body.bidAmount) },
+      metadata: commandMetadata(req, deps, account.id),
+    });
+    const placed = outcome.events.find((event) => event.type === 'BidPlaced');
+    if (!placed) throw new Error(`PlaceBid ${bidId} was accepted without a BidPlaced event`);
+    await settleCatalog(deps, outcome);
+    respond(res, 201, 'Bid placed successfully!', {
+      newBid: bidView(
+        { bidId, auctionId: body.productId, amount: placed.data.amount, createdAt: placed.data.at },
+        account,
+      ),
+      currentBid: centsToDollars(outcome.currentBid),
+    });
+  });
+
+  router.put('/editBid/:bidId', async (req, res) => {
+    const account = currentUser(req);
+    const { bidId } = parseInput(BidParams, req.params);
+    const body = parseInput(EditBidBody, req.body ?? {});
+    const bid = await ownBid(deps, bidId, account);
+    const amount = dollarsToCents(body.bidAmount);
+    const outcome = await sendCommand(deps, {
+      type: 'EditBid',
+      data: { auctionId: bid.auctionId, bidId: bid.bidId, amount },
+      metadata: commandMetadata(req, deps, account.id),
+    });
+    await settleCatalog(deps, outcome);
+    respond(res, 200, 'Bid Updated Successfully', {
+      updatedBid: bidView({ ...bid, amount }, account),
+      currentBid: centsToDollars(outcome.currentBid),
+    });
+  });
+
+  router.delete('/deleteBid/:bidId', async (req, res) => {
+    const account = currentUser(req);
+    const { bidId } = parseInput(BidParams, req.params);
+    const bid = await ownBid(deps, bidId, account);
+    const outcome = await sendCommand(deps, {
+      type: 'RetractBid',
+      data: { auctionId: bid.auctionId, bidId: bid.bidId },
+      metadata: commandMetadata(req, deps, account.id),
+    });
+    await settleCatalog(deps, outcome);
+    respond(res, 200, 'Bid Deleted Successfully', {
+      currentBid: centsToDollars(outcome.currentBid),
+    });
+  });
+
+  return router;
+};

@@ -1,5 +1,95 @@
+import {
+  DEFAULT_HISTORY_LIMIT,
+  sellerAuctions,
+  userHistory,
+  userProfile,
+  userWinnings,
+} from '@auction/projections';
 import { Router } from 'express';
+import { z } from 'zod';
+import { userView } from '../../accounts/account';
 import type { AppDeps } from '../../app-deps';
+import { endSession } from '../auth/routes';
 import type { AppPassport } from '../auth/passport';
+import { commandMetadata, currentUser } from '../request-context';
+import { respond } from '../respond';
+import { SESSION_COOKIE } from '../session';
+import { parseInput } from '../validate';
+import { deleteAccount } from './delete-account';
 
-export const userRoutes = (_deps: AppDeps, _passport: AppPassport): Router => Router();
+const HistoryQuery = z.object({
+  type: z
+    .enum(['all', 'created', 'won', 'bid'], {
+      error: 'type must be one of all, created, won, bid',
+    })
+    .default('all'),
+  limit: z
+    .custom<string>(
+      (value) =>
+        typeof value === 'string' && /^\d{1,3}$/.test(value) && +value >= 1 && +value <= 100,
+      'limit must be a whole number from 1 to 100',
+    )
+    .transform(Number)
+    .default(DEFAULT_HISTORY_LIMIT),
+});
+
+/** Read-your-writes for the dashboard: the read models catch up with the log first, briefly. */
+const caughtUp = async (deps: AppDeps, names: readonly string[]): Promise<void> => {
+  const head = await deps.events.headPosition();
+  if (head === undefined) return;
+  await deps.runner.waitFor(head, names, 1000).catch(() => undefined);
+};
+
+export const userRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
+  const router = Router();
+  router.use((req, _res, next) => {
+    currentUser(req);
+    next();
+  });
+
+  router.get('/profile', async (req, res) => {
+    const account = currentUser(req);
+    await caughtUp(deps, ['catalog', 'activity', 'winnings']);
+    const [auctions, won, profile] = await Promise.all([
+      sellerAuctions(deps.read, deps.accounts, account.id),
+      userWinnings(deps.read, deps.accounts, account.id),
+      userProfile(deps.read, account.id),
+    ]);
+    respond(res, 200, 'Profile fetched', {
+      data: {
+        user: {
+          ...userView(account),
+          products: auctions.filter((auction) => auction.status !== 'Cancelled'),
+          winnings: won.winnings,
+        },
+        statistics: profile.statistics,
+        recentActivity: profile.recentActivity,
+      },
+    });
+  });
+
+  router.get('/history', async (req, res) => {
+    const account = currentUser(req);
+    const query = parseInput(HistoryQuery, req.query);
+    await caughtUp(deps, ['activity']);
+    const history = await userHistory(deps.read, account.id, query);
+    respond(res, 200, 'History fetched', { history });
+  });
+
+  router.get('/winnings', async (req, res) => {
+    const account = currentUser(req);
+    await caughtUp(deps, ['winnings']);
+    const { winnings, statistics } = await userWinnings(deps.read, deps.accounts, account.id);
+    respond(res, 200, 'Winnings fetched', { winnings, statistics });
+  });
+
+  router.delete('/delete-account', async (req, res) => {
+    const account = currentUser(req);
+    await deleteAccount(deps, account, commandMetadata(req, deps, account.id));
+    await endSession(req);
+    res.clearCookie(SESSION_COOKIE, { path: '/' });
+    respond(res, 200, 'Account Removed');
+  });
+
+  return router;
+};

@@ -1,0 +1,43 @@
+import { Id, MAX_CENTS, formatCents } from '@auction/contracts';
+import { z } from 'zod';
+
+const AMOUNT_REQUIRED = 'Valid bid amount is required';
+
+/** An id whose every problem names it (`parseInput` reads any zod type error as "is required"). */
+export const idField = (field: string) =>
+  z.unknown().transform((value, ctx): string => {
+    const message =
+      value === undefined
+        ? `${field} is required`
+        : typeof value !== 'string'
+          ? `${field} must be a string`
+          : Id.safeParse(value).success
+            ? undefined
+            : `Invalid ${field}`;
+    if (message === undefined) return value as string;
+    ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  });
+
+/** Dollars, at least 1, with at most two decimals (spec §5 "Place and edit bid"). */
+export const BidAmount = z
+  .custom<number>(
+    (value) => typeof value === 'number' && Number.isFinite(value) && value >= 1,
+    AMOUNT_REQUIRED,
+  )
+  .pipe(
+    z
+      .number()
+      .refine(
+        (value) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6,
+        'Bid amount may have at most two decimals',
+      )
+      .refine(
+        (value) => value <= MAX_CENTS / 100,
+        `Bid amount may be at most ${formatCents(MAX_CENTS)}`,
+      ),
+  );
+
+export const PlaceBidBody = z.object({ productId: idField('productId'), bidAmount: BidAmount });
+export const EditBidBody = z.object({ bidAmount: BidAmount });
+export const BidParams = z.object({ bidId: idField('bidId') });
