@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { auctionStream, type ErrorCode } from '@auction/contracts';
-import { seedFixedCategories } from '../category/categories';
+import { createCategory, seedFixedCategories } from '../category/categories';
 import { verifyChain } from '../chain/hash-chain';
 import type { CommandOutcome } from '../command-bus/command-bus';
 import { T0, createAuction, iso, placeBid } from '../test-support/commands';
@@ -171,6 +171,24 @@ describe('registry', () => {
     const outcome = await bus.send(createAuction('auction-2', { categoryId: 'no-such-category' }));
     expect(codeOf(outcome)).toBe('CATEGORY_NOT_FOUND');
     expect(await env.store.streamRevision(auctionStream('auction-2'))).toBeUndefined();
+  });
+
+  it('a category name reservation is not a category: its stream cannot be named by an id', async () => {
+    const created = await createCategory(env.store, {
+      categoryId: 'garden',
+      name: 'Antique Tools',
+      description: 'Old tools',
+      commandId: 'c-garden',
+      actorId: 'admin',
+      correlationId: 'c-garden',
+      at: iso(T0),
+    });
+    expect(created.ok).toBe(true);
+    for (const categoryId of ['name-antique-tools', 'name-antiques']) {
+      const outcome = await bus.send(createAuction(`in-${categoryId}`, { categoryId }));
+      expect(codeOf(outcome)).toBe('CATEGORY_NOT_FOUND');
+    }
+    expect(codeOf(await bus.send(createAuction('in-garden', { categoryId: 'garden' })))).toBe('ok');
   });
 
   it('drops idle actors and reloads them from the store on demand', async () => {

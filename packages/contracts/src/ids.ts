@@ -14,8 +14,11 @@ export const SYSTEM_ACTOR = 'system';
 export const auctionStream = (auctionId: Id): string => `auction-${auctionId}`;
 export const userStream = (userId: Id): string => `user-${userId}`;
 export const categoryStream = (categoryId: Id): string => `category-${categoryId}`;
-/** Reservation stream that makes a category name unique: appended with expected revision "no_stream". */
+/**
+ * Reservation stream that makes a category name unique: appended with expected revision
+ * "no_stream". Its prefix is not `category-`, so no category id can name it.
+ */
 export const categoryNameStream = (name: string): string =>
-  `category-name-${normaliseCategoryName(name)}`;
+  `categoryname-${normaliseCategoryName(name)}`;
 export const normaliseCategoryName = (name: string): string =>
   name.trim().replace(/\s+/g, ' ').toLowerCase();

@@ -423,7 +423,7 @@ describe('catalog projection: idempotency', () => {
       log.append('user-x', 'SomethingElse', {}),
       log.append('user-x', 'BidPlaced', { auctionId: 'a2', bidId: 'b9', amount: 1 }),
       log.append('auction-a2', 'SomethingElse', { auctionId: 'a2' }),
-      log.append('category-name-x', 'CategoryNameReserved', { categoryId: 'x', name: 'X' }),
+      log.append('categoryname-x', 'CategoryNameReserved', { categoryId: 'x', name: 'X' }),
     ]);
 
     expect(await h.dump()).toEqual(before);

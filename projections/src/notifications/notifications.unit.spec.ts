@@ -279,7 +279,7 @@ describe('notifications projection', () => {
 
     log.category('antiques', 'Antiques');
     log.append('user-bob', 'UserRegistered', { userId: 'bob', at: iso(T0) });
-    log.append('category-name-antiques', 'CategoryNameReserved', {
+    log.append('categoryname-antiques', 'CategoryNameReserved', {
       categoryId: 'antiques',
       name: 'Antiques',
       at: iso(T0),

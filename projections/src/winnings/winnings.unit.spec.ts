@@ -210,7 +210,7 @@ describe('winnings projection', () => {
 
     const unrelated = new EventLog();
     unrelated.append('user-bob', 'UserRegistered', { userId: 'bob', at: iso(T0) });
-    unrelated.append('category-name-antiques', 'CategoryNameReserved', {
+    unrelated.append('categoryname-antiques', 'CategoryNameReserved', {
       categoryId: 'antiques-2',
       name: 'Antiques',
       at: iso(T0),
