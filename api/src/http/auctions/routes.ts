@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type AuctionCommand,
-  type AuctionView,
-  DomainError,
-  categoryStream,
-  rejection,
-} from '@auction/contracts';
-import { type CommandOutcome, createCategory } from '@auction/engine';
+import { type AuctionCommand, type AuctionView, DomainError, rejection } from '@auction/contracts';
+import { createCategory } from '@auction/engine';
 import {
   auctionDetail,
   featuredAuctions,
@@ -20,6 +14,7 @@ import { type Request, type RequestHandler, Router } from 'express';
 import type { AppDeps } from '../../app-deps';
 import type { AppPassport } from '../auth/passport';
 import { commandMetadata, currentUser } from '../request-context';
+import { catalogReaches, sendCommand } from '../commands';
 import { respond } from '../respond';
 import { imageUpload } from '../uploads';
 import { parseInput } from '../validate';
@@ -44,31 +39,15 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
 
   const detail = (auctionId: string) => auctionDetail(deps.read, deps.accounts, auctionId);
 
-  // The write is already durable: a lagging catalog is logged, not answered as a failure.
-  const catalogReaches = async (position: number | undefined): Promise<void> => {
-    if (position === undefined) return;
-    await deps.runner
-      .waitFor(position, ['catalog'])
-      .catch((error: unknown) => deps.log('The catalog is behind a committed write', error));
-  };
-
-  const send = async (
-    command: AuctionCommand,
-    uploadedImage: string | null = null,
-  ): Promise<Extract<CommandOutcome, { ok: true }>> => {
-    const outcome = await deps.bus.send(command);
-    if (!outcome.ok) {
-      await deps.images.remove(uploadedImage);
-      throw new DomainError(outcome.rejection);
+  // The image of a refused command goes; on an outage it stays, as the command may have landed.
+  const send = async (command: AuctionCommand, uploadedImage: string | null = null) => {
+    try {
+      return await sendCommand(deps, command);
+    } catch (error) {
+      if (error instanceof DomainError && error.code !== 'UNAVAILABLE')
+        await deps.images.remove(uploadedImage);
+      throw error;
     }
-    await catalogReaches(outcome.position);
-    return outcome;
-  };
-
-  // `category-name-…` streams are name reservations, so the first event must be the category.
-  const categoryExists = async (categoryId: string): Promise<boolean> => {
-    const [first] = await deps.events.readStream(categoryStream(categoryId), { toRevision: 0 });
-    return first?.type === 'CategoryCreated';
   };
 
   // Checked before the body so a stranger learns nothing more than 403; the decider checks again.
@@ -83,9 +62,6 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
   router.post('/createAuction', requireLogin, imageUpload, async (req, res) => {
     const user = currentUser(req);
     const input = parseInput(CreateAuctionBody, req.body ?? {});
-    if (!(await categoryExists(input.category))) {
-      throw new DomainError(rejection('CATEGORY_NOT_FOUND'));
-    }
     const image = req.file ? await deps.images.save(req.file.buffer) : null;
     const auctionId = randomUUID();
     await send(
@@ -187,7 +163,7 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
       at,
     });
     if (!outcome.ok) throw new DomainError(outcome.rejection);
-    await catalogReaches(outcome.position);
+    await catalogReaches(deps, outcome.position);
     const category = (await listCategories(deps.read)).find((c) => c._id === categoryId);
     respond(res, 201, 'Category Created', { category: category ?? null });
   });

@@ -1,38 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import {
-  type AuctionCommand,
   type BidView,
   DomainError,
   centsToDollars,
   dollarsToCents,
   rejection,
 } from '@auction/contracts';
-import type { CommandOutcome } from '@auction/engine';
 import { type CatalogBid, type Doc, catalogBids } from '@auction/projections';
 import { Router } from 'express';
 import { publicUser, type Account } from '../../accounts/account';
 import type { AppDeps } from '../../app-deps';
 import type { AppPassport } from '../auth/passport';
 import { limiter } from '../rate-limit';
+import { sendCommand } from '../commands';
 import { commandMetadata, currentUser } from '../request-context';
 import { respond } from '../respond';
 import { parseInput } from '../validate';
 import { BidParams, EditBidBody, PlaceBidBody } from './schemas';
-
-type Accepted = Extract<CommandOutcome, { ok: true }>;
-
-/** Sends a command; a refusal becomes the decider's code, message and status. */
-const sendCommand = async (deps: AppDeps, command: AuctionCommand): Promise<Accepted> => {
-  const outcome = await deps.bus.send(command);
-  if (!outcome.ok) throw new DomainError(outcome.rejection);
-  return outcome;
-};
-
-/** Lets an immediate refetch of the auction show the change; a slow projection only delays it. */
-const settleCatalog = async (deps: AppDeps, outcome: Accepted): Promise<void> => {
-  if (outcome.position === undefined) return;
-  await deps.runner.waitFor(outcome.position, ['catalog'], 2000).catch(() => undefined);
-};
 
 const bidView = (
   bid: { bidId: string; auctionId: string; amount: number; createdAt: string },
@@ -80,7 +64,6 @@ export const bidRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
     });
     const placed = outcome.events.find((event) => event.type === 'BidPlaced');
     if (!placed) throw new Error(`PlaceBid ${bidId} was accepted without a BidPlaced event`);
-    await settleCatalog(deps, outcome);
     respond(res, 201, 'Bid placed successfully!', {
       newBid: bidView(
         { bidId, auctionId: body.productId, amount: placed.data.amount, createdAt: placed.data.at },
@@ -101,7 +84,6 @@ export const bidRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
       data: { auctionId: bid.auctionId, bidId: bid.bidId, amount },
       metadata: commandMetadata(req, deps, account.id),
     });
-    await settleCatalog(deps, outcome);
     respond(res, 200, 'Bid Updated Successfully', {
       updatedBid: bidView({ ...bid, amount }, account),
       currentBid: centsToDollars(outcome.currentBid),
@@ -117,7 +99,6 @@ export const bidRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
       data: { auctionId: bid.auctionId, bidId: bid.bidId },
       metadata: commandMetadata(req, deps, account.id),
     });
-    await settleCatalog(deps, outcome);
     respond(res, 200, 'Bid Deleted Successfully', {
       currentBid: centsToDollars(outcome.currentBid),
     });
