@@ -73,3 +73,12 @@ export {
   NotificationView,
 } from './http/views';
 export { AccountRegistered, AccountDeleted, UserEvent } from './events/user-events';
+export {
+  WatchAuction,
+  UnwatchAuction,
+  ClientNewBid,
+  AuctionSocketEvent,
+  BidNotification,
+  socketEventNames,
+  type SocketAck,
+} from './socket/socket';

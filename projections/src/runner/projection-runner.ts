@@ -1,4 +1,4 @@
-import type { CollectionSpec, ReadStore } from '../read-store/read-store';
+import type { CollectionSpec, ReadStore, Write } from '../read-store/read-store';
 import type { ProjectedEvent, Projection } from './projection';
 import { BatchUnitOfWork } from './unit-of-work';
 
@@ -32,6 +32,8 @@ export interface RunnerOptions {
   /** Wait before resubscribing after a failed batch. */
   readonly retryMs?: number;
   readonly onError?: (error: unknown, projection: string) => void;
+  /** Told of every batch a projection committed, with its writes (for pushing new documents out). */
+  readonly onCommitted?: (projection: string, writes: readonly Write[]) => void;
 }
 
 interface Running {
@@ -50,15 +52,17 @@ export const applyBatch = async (
   specs: ReadonlyMap<string, CollectionSpec>,
   projection: Projection,
   events: readonly ProjectedEvent[],
-): Promise<void> => {
+): Promise<readonly Write[]> => {
   const last = events[events.length - 1];
-  if (!last) return;
+  if (!last) return [];
   const uow = new BatchUnitOfWork(store, specs);
   for (const event of events) {
     uow.begin(event.position);
     await projection.handle(event, uow);
   }
-  await store.commit(projection.name, uow.writes(), last.position);
+  const writes = uow.writes();
+  await store.commit(projection.name, writes, last.position);
+  return writes;
 };
 
 /**
@@ -181,8 +185,9 @@ export class ProjectionRunner {
   private async apply(r: Running, events: readonly ProjectedEvent[]): Promise<void> {
     const last = events[events.length - 1];
     if (!last) return;
-    await applyBatch(this.options.store, this.specs, r.projection, events);
+    const writes = await applyBatch(this.options.store, this.specs, r.projection, events);
     r.position = last.position;
+    this.options.onCommitted?.(r.projection.name, writes);
     r.lastBatchAt = Date.now();
     r.error = undefined;
     if (r.waiters.length > 0) {

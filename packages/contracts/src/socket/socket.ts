@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { Id } from '../ids';
+import { AuctionStatusView, BidView } from '../http/views';
+
+/** Client → server: watch one auction; events after `afterRevision` are replayed first. */
+export const WatchAuction = z.object({
+  auctionId: Id,
+  /** The last stream revision the client has applied (-1: replay all); absent: replay nothing. */
+  afterRevision: z.number().int().min(-1).optional(),
+});
+export const UnwatchAuction = z.object({ auctionId: Id });
+/** The spec's client `newBid` emit: accepted and ignored (state changes only through commands). */
+export const ClientNewBid = z.looseObject({});
+
+/** Every acknowledgement: `{ok: true, ...}` or `{ok: false, error: {code, message}}`. */
+export type SocketAck =
+  | ({ readonly ok: true } & Readonly<Record<string, unknown>>)
+  | { readonly ok: false; readonly error: { readonly code: string; readonly message: string } };
+
+/** Server → room `auction:{id}`: one auction event, with its stream revision and the current bid. */
+export const AuctionSocketEvent = z.object({
+  productId: z.string(),
+  revision: z.number().int(),
+  type: z.string(),
+  /** The bid the event is about (newBid, bidUpdated, bidRetracted), else null. */
+  bid: BidView.nullable(),
+  /** Dollars, after the event. */
+  currentBid: z.number(),
+  status: AuctionStatusView,
+  /** What an auctionUpdated changed (dollars, ISO times, image `{url}`). */
+  changes: z.record(z.string(), z.unknown()).optional(),
+  winnerId: z.string().nullable().optional(),
+  finalPrice: z.number().nullable().optional(),
+  at: z.string(),
+});
+export type AuctionSocketEvent = z.infer<typeof AuctionSocketEvent>;
+
+/** Server event names per auction event type. */
+export const socketEventNames = {
+  BidPlaced: 'newBid',
+  BidEdited: 'bidUpdated',
+  BidRetracted: 'bidRetracted',
+  AuctionEdited: 'auctionUpdated',
+  AuctionCancelled: 'auctionUpdated',
+  AuctionClosed: 'auctionClosed',
+} as const;
+
+/** Server → room `user:{id}` (every tab of that user): a notification the read model created. */
+export const BidNotification = z.object({
+  _id: z.string(),
+  message: z.string(),
+  timestamp: z.string(),
+  auctionId: z.string().nullable(),
+  isRead: z.boolean(),
+});
+export type BidNotification = z.infer<typeof BidNotification>;
