@@ -4,6 +4,7 @@ import type { SqliteAccountStore } from './accounts/sqlite-account-store';
 import type { Config } from './config';
 import type { SqliteSessionStore } from './http/session-store';
 import type { ImageStore } from './http/uploads';
+import type { RealtimeLink } from './realtime/realtime-link';
 
 /** Everything the HTTP app needs, built once by `startServer` (and by tests, the same way). */
 export interface AppDeps {
@@ -18,5 +19,7 @@ export interface AppDeps {
   readonly sessions: SqliteSessionStore;
   readonly images: ImageStore;
   readonly clock: Clock;
+  /** Lets routes end sockets (logout, account deletion). */
+  readonly realtime: RealtimeLink;
   readonly log: (message: string, error?: unknown) => void;
 }

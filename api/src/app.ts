@@ -21,6 +21,7 @@ const allowedOrigins = (deps: AppDeps, port: number): string[] => [
 
 /** The HTTP app: `/api/v1` (JSON, sessions, CSRF) and the uploaded images. */
 export const createApp = (deps: AppDeps, port: () => number) => {
+  const session = sessionMiddleware(deps);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.TRUST_PROXY ? 1 : false);
@@ -37,7 +38,7 @@ export const createApp = (deps: AppDeps, port: () => number) => {
   const passport = createPassport(deps);
   const api = express.Router();
   api.use(express.json({ limit: '100kb', strict: true }));
-  api.use(sessionMiddleware(deps));
+  api.use(session);
   api.use(passport.initialize());
   api.use(passport.session());
   api.use((req, res, next) => csrfGuard(allowedOrigins(deps, port()))(req, res, next));
@@ -61,5 +62,10 @@ export const createApp = (deps: AppDeps, port: () => number) => {
   );
   app.use(notFound);
   app.use(errorHandler(deps.log));
-  return app;
+  return {
+    app,
+    /** What a socket's handshake runs, so it carries the same session and user. */
+    socketMiddleware: [session, passport.initialize(), passport.session()],
+    allowedOrigins: () => allowedOrigins(deps, port()),
+  };
 };

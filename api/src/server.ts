@@ -15,6 +15,8 @@ import { createApp } from './app';
 import { type Config, publicOrigin } from './config';
 import { SqliteSessionStore } from './http/session-store';
 import { ImageStore } from './http/uploads';
+import { RealtimeGateway } from './realtime/gateway';
+import { RealtimeLink } from './realtime/realtime-link';
 import { openEmbeddedStores } from './stores';
 
 export interface RunningServer {
@@ -43,11 +45,13 @@ export const startServer = async (
   await seedFixedCategories(stores.events, new Date(clock.now()).toISOString());
   await notificationCursors(stores.read).init();
   const bus = new AuctionActorRegistry({ store: stores.events, clock });
+  const realtime = new RealtimeLink();
   const runner = new ProjectionRunner({
     source: stores.events,
     store: stores.read,
     projections: allProjections,
     onError: (error, name) => log(`Projection ${name} failed; retrying`, error),
+    onCommitted: (name, writes) => realtime.projectionCommitted(name, writes),
   });
   await runner.start();
   const scheduler = new ClosingScheduler({
@@ -73,8 +77,13 @@ export const startServer = async (
     images: new ImageStore(join(config.DATA_DIR, 'uploads')),
     clock,
     log,
+    realtime,
   };
-  const server = createServer(createApp(deps, () => port));
+  const { app, socketMiddleware, allowedOrigins } = createApp(deps, () => port);
+  const server = createServer(app);
+  const gateway = new RealtimeGateway(deps, server, socketMiddleware, allowedOrigins);
+  realtime.attach(gateway);
+  await gateway.start();
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -89,6 +98,7 @@ export const startServer = async (
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await bus.close();
+      await gateway.close();
       await stopped;
       await scheduler.stop();
       await runner.stop();

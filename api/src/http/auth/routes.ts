@@ -116,7 +116,10 @@ export const authRoutes = (deps: AppDeps, passport: AppPassport): Router => {
   });
 
   router.post('/logout', async (req, res) => {
-    if (req.user) await endSession(req);
+    if (req.user) {
+      deps.realtime.disconnectSession(req.sessionID);
+      await endSession(req);
+    }
     res.clearCookie(SESSION_COOKIE, { path: '/' });
     respond(res, 200, 'Logged Out');
   });

@@ -87,8 +87,8 @@ const alreadyRecorded = async (deps: AppDeps, userId: string): Promise<boolean> 
 
 /**
  * Design §4: cancels the user's Live auctions, retracts their bids on Live auctions, records
- * `AccountDeleted`, then erases the account and its image and ends all of the user's sessions.
- * Each step skips what is already done, so a retry after a failure finishes the job.
+ * `AccountDeleted`, then erases the account and its image. The user's sessions and sockets end
+ * first. Each step skips what is already done, so a retry (after logging in again) finishes the job.
  */
 export const deleteAccount = async (
   deps: AppDeps,
@@ -101,6 +101,9 @@ export const deleteAccount = async (
     at: new Date(deps.clock.now()).toISOString(),
   });
   await catalogCaughtUp(deps);
+  // First end every session and socket, so no other tab can add a bid while this settles.
+  deps.sessions.destroyUser(account.id);
+  deps.realtime.disconnectUser(account.id);
 
   const cancelled = await settle(
     deps,
@@ -135,6 +138,5 @@ export const deleteAccount = async (
   // The image goes first: once the account row is gone, nothing would point at the file.
   await deps.images.remove(account.imageUrl);
   deps.accounts.erase(account.id);
-  deps.sessions.destroyUser(account.id);
   return result;
 };

@@ -1,0 +1,93 @@
+import {
+  type AuctionEvent,
+  type AuctionSocketEvent,
+  type PublicUser,
+  centsToDollars,
+  socketEventNames,
+} from '@auction/contracts';
+import type { AuctionState } from '@auction/engine';
+
+type Broadcast = Exclude<AuctionEvent, { type: 'AuctionCreated' }>;
+
+/** The auction events watchers hear about (creation has no watchers yet). */
+export const isBroadcast = (event: AuctionEvent): event is Broadcast =>
+  event.type !== 'AuctionCreated';
+
+export const socketEventName = (event: Broadcast): string => socketEventNames[event.type];
+
+const statusOf = (state: AuctionState): AuctionSocketEvent['status'] =>
+  state.status === 'None' ? 'Live' : state.status;
+
+/**
+ * The payload of one auction event for the room `auction:{id}`: the stream revision, the bid it is
+ * about (with the bidder's public profile) and the auction as it stands after it (`state`).
+ */
+export const socketPayload = (
+  event: Broadcast,
+  revision: number,
+  state: AuctionState,
+  users: ReadonlyMap<string, PublicUser>,
+): AuctionSocketEvent => {
+  const base = {
+    productId: event.data.auctionId,
+    revision,
+    type: event.type,
+    currentBid: centsToDollars(state.currentBid),
+    status: statusOf(state),
+    at: event.data.at,
+  };
+  switch (event.type) {
+    case 'BidPlaced':
+    case 'BidEdited':
+    case 'BidRetracted': {
+      const d = event.data;
+      const placed = state.bids.get(d.bidId);
+      const bidder = users.get(d.bidderId);
+      return {
+        ...base,
+        bid: {
+          _id: d.bidId,
+          auctionId: d.auctionId,
+          bidAmount: centsToDollars(d.amount),
+          amount: centsToDollars(d.amount),
+          bidder: bidder ?? {
+            _id: d.bidderId,
+            firstName: 'Deleted',
+            lastName: 'user',
+            image: null,
+          },
+          createdAt: placed?.placedAt ?? d.at,
+        },
+      };
+    }
+    case 'AuctionEdited': {
+      const { auctionId: _id, at: _at, ...changed } = event.data;
+      const changes: Record<string, unknown> = {};
+      if (changed.title !== undefined) changes.title = changed.title;
+      if (changed.description !== undefined) changes.description = changed.description;
+      if (changed.image !== undefined)
+        changes.image = changed.image ? { url: changed.image } : null;
+      if (changed.startingPrice !== undefined)
+        changes.startingPrice = centsToDollars(changed.startingPrice);
+      if (changed.endsAt !== undefined) changes.auctionEndTime = changed.endsAt;
+      return { ...base, bid: null, changes };
+    }
+    case 'AuctionCancelled':
+      return { ...base, bid: null, changes: { status: 'Cancelled' } };
+    case 'AuctionClosed':
+      return {
+        ...base,
+        bid: null,
+        winnerId: state.winnerId,
+        finalPrice: state.finalPrice === null ? null : centsToDollars(state.finalPrice),
+      };
+    default: {
+      const unexpected: never = event;
+      throw new Error(`Unknown auction event ${(unexpected as { type: string }).type}`);
+    }
+  }
+};
+
+/** The user ids a payload needs joined (the bidder). */
+export const usersOf = (event: AuctionEvent): string[] =>
+  'bidderId' in event.data ? [event.data.bidderId] : [];
