@@ -30,10 +30,18 @@ const newestFirst: FindOptions['orderBy'] = [{ field: 'createdAt', direction: 'd
 
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-const standingBids = async (store: ReadStore, auctionId: string): Promise<CatalogBidDoc[]> => {
+/** Lists carry the top few bids only (cards show none; `bidCount` has the total); a detail all. */
+const LIST_BIDS = 3;
+
+const standingBids = async (
+  store: ReadStore,
+  auctionId: string,
+  limit?: number,
+): Promise<CatalogBidDoc[]> => {
   const bids = (await store.find(catalogBids.name, {
     where: { auctionId, retracted: false },
     orderBy: [{ field: 'amount', direction: 'desc' }],
+    ...(limit === undefined ? {} : { limit }),
   })) as CatalogBidDoc[];
   return bids.sort(
     (a, b) =>
@@ -82,8 +90,9 @@ const toAuctionViews = async (
   store: ReadStore,
   users: UserDirectory,
   auctions: readonly CatalogAuctionDoc[],
+  bidsPerAuction?: number,
 ): Promise<AuctionView[]> => {
-  const bids = await Promise.all(auctions.map((a) => standingBids(store, a._id)));
+  const bids = await Promise.all(auctions.map((a) => standingBids(store, a._id, bidsPerAuction)));
   const ids = new Set<string>();
   auctions.forEach((auction, i) => {
     ids.add(auction.sellerId);
@@ -103,6 +112,7 @@ const findAuctions = async (
     store,
     users,
     (await store.find(catalogAuctions.name, options)) as CatalogAuctionDoc[],
+    LIST_BIDS,
   );
 
 /** One auction with its standing bids (highest first), seller and winner; undefined if unknown. */

@@ -429,3 +429,21 @@ describe('catalog projection: idempotency', () => {
     expect(await h.dump()).toEqual(before);
   });
 });
+
+describe('bids in lists and in the detail', () => {
+  it('lists carry the three highest standing bids and the total count; the detail carries all', async () => {
+    const log = withCategories();
+    log.create('hot', { title: 'Hot item' });
+    for (const [i, bidder] of ['a', 'b', 'c', 'd', 'e'].entries()) {
+      log.bid('hot', bidder, 10_000 + i * 1_000, T0 + 1000 + i, `bid-${bidder}`);
+    }
+    const h = await project(log);
+    const [listed] = await liveAuctions(h.store, h.users);
+    expect(listed?.bidCount).toBe(5);
+    expect(listed?.bids.map((b) => b._id)).toEqual(['bid-e', 'bid-d', 'bid-c']);
+    const [featured] = await featuredAuctions(h.store, h.users);
+    expect(featured?.bids).toHaveLength(3);
+    const detail = await auctionDetail(h.store, h.users, 'hot');
+    expect(detail?.bids.map((b) => b._id)).toEqual(['bid-e', 'bid-d', 'bid-c', 'bid-b', 'bid-a']);
+  });
+});
