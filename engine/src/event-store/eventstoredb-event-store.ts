@@ -36,6 +36,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from './event-store';
+import { CaughtUp } from './caught-up';
 
 export interface EventStoreDbEventStoreOptions {
   /** E.g. `esdb://localhost:2113?tls=false`. */
@@ -242,9 +243,8 @@ const delivering = new AsyncLocalStorage<EsdbSubscription>();
  * has arrived. Caught up when the server says so, or once it passed the log's end at subscribe time.
  */
 class EsdbSubscription implements Subscription {
-  readonly caughtUp: Promise<void>;
-  private resolveCaughtUp: () => void = () => undefined;
-  private rejectCaughtUp: (error: unknown) => void = () => undefined;
+  private readonly latch = new CaughtUp();
+  readonly caughtUp = this.latch.promise;
   private isCaughtUp = false;
   private lastPosition: number | undefined;
   private closed = false;
@@ -259,11 +259,6 @@ class EsdbSubscription implements Subscription {
     private readonly onStop: () => void,
   ) {
     this.lastPosition = options.afterPosition;
-    this.caughtUp = new Promise<void>((resolve, reject) => {
-      this.resolveCaughtUp = resolve;
-      this.rejectCaughtUp = reject;
-    });
-    this.caughtUp.catch(() => undefined);
     this.done = this.run();
   }
 
@@ -326,11 +321,11 @@ class EsdbSubscription implements Subscription {
     } catch (error) {
       if (!this.closed) {
         this.closed = true;
-        this.rejectCaughtUp(error);
+        this.latch.reject(error);
         this.options.onError?.(error);
       }
     } finally {
-      this.rejectCaughtUp(new Error('The subscription was closed before it caught up'));
+      this.latch.stopped();
       await this.stream?.unsubscribe();
       this.onStop();
     }
@@ -345,7 +340,7 @@ class EsdbSubscription implements Subscription {
 
   private markCaughtUp(): void {
     this.isCaughtUp = true;
-    this.resolveCaughtUp();
+    this.latch.resolve();
   }
 
   private readable(stream: AllStreamSubscription): Promise<void> {

@@ -13,6 +13,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from './event-store';
+import { CaughtUp } from './caught-up';
 
 export interface SqliteEventStoreOptions {
   /** Database file (created when missing), or `:memory:` for a private in-memory store. */
@@ -296,9 +297,8 @@ const delivering = new AsyncLocalStorage<PollingSubscription>();
  * through the same store, and by a timer for appends made through other connections.
  */
 class PollingSubscription implements Subscription {
-  readonly caughtUp: Promise<void>;
-  private resolveCaughtUp: () => void = () => undefined;
-  private rejectCaughtUp: (error: unknown) => void = () => undefined;
+  private readonly latch = new CaughtUp();
+  readonly caughtUp = this.latch.promise;
   private lastPosition: number | undefined;
   private closed = false;
   private woken = false;
@@ -312,11 +312,6 @@ class PollingSubscription implements Subscription {
     private readonly onStop: () => void,
   ) {
     this.lastPosition = options.afterPosition;
-    this.caughtUp = new Promise<void>((resolve, reject) => {
-      this.resolveCaughtUp = resolve;
-      this.rejectCaughtUp = reject;
-    });
-    this.caughtUp.catch(() => undefined);
     this.done = this.run();
   }
 
@@ -345,7 +340,7 @@ class PollingSubscription implements Subscription {
         const batch = this.read(this.lastPosition ?? 0, batchSize);
         const last = batch[batch.length - 1];
         if (last === undefined) {
-          this.resolveCaughtUp();
+          this.latch.resolve();
           await this.idle();
           continue;
         }
@@ -354,10 +349,10 @@ class PollingSubscription implements Subscription {
       }
     } catch (error) {
       this.closed = true;
-      this.rejectCaughtUp(error);
+      this.latch.reject(error);
       this.options.onError?.(error);
     } finally {
-      this.rejectCaughtUp(new Error('The subscription was closed before it caught up'));
+      this.latch.stopped();
       this.onStop();
     }
   }
