@@ -1,6 +1,7 @@
 import express from 'express';
 import helmet from 'helmet';
 import type { AppDeps } from './app-deps';
+import { auditRoutes } from './http/audit/routes';
 import { auctionRoutes } from './http/auctions/routes';
 import { createPassport } from './http/auth/passport';
 import { authRoutes } from './http/auth/routes';
@@ -47,6 +48,7 @@ export const createApp = (deps: AppDeps, port: () => number) => {
   api.use('/auction', auctionRoutes(deps, passport));
   api.use('/user', userRoutes(deps, passport));
   api.use('/bid', bidRoutes(deps, passport));
+  api.use('/audit', auditRoutes(deps));
   api.use(notFound);
   api.use(errorHandler(deps.log));
 

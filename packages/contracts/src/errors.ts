@@ -59,6 +59,11 @@ export const errorCatalog = {
   CSRF_REJECTED: { status: 403, message: 'Cross-site request refused' },
   MALFORMED_JSON: { status: 400, message: 'The request body is not valid JSON' },
 
+  EVENT_UNREADABLE: {
+    status: 409,
+    message: 'An event of this auction cannot be read; verify the auction',
+  },
+
   CONCURRENCY_CONFLICT: {
     status: 409,
     message: 'The auction changed while your request was processed, please try again',

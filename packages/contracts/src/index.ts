@@ -72,6 +72,17 @@ export {
   WinningsStatistics,
   NotificationView,
 } from './http/views';
+export {
+  AuditEvent,
+  AuditStatus,
+  AuditState,
+  ChainBreak,
+  AuditChainCheck,
+  AuditTruncationCheck,
+  AuditDifference,
+  AuditReadModelCheck,
+  AuditVerification,
+} from './http/audit';
 export { AccountRegistered, AccountDeleted, UserEvent } from './events/user-events';
 export {
   WatchAuction,

@@ -1,0 +1,109 @@
+import {
+  type AuditEvent,
+  type AuditState,
+  AuctionEvent,
+  type BidView,
+  DomainError,
+  type PublicUser,
+  centsToDollars,
+  rejection,
+} from '@auction/contracts';
+import { type AuctionState, type BidState, evolve, initialState } from '@auction/engine';
+import { type UserDirectory, deletedUser } from '@auction/projections';
+import type { AuditPoint } from './audit-point';
+
+export interface FoldedState {
+  readonly state: AuctionState;
+  /** The last event folded in, undefined when none is. */
+  readonly reached: AuditEvent | undefined;
+}
+
+const unreadable = (revision: number): DomainError =>
+  new DomainError(
+    rejection(
+      'EVENT_UNREADABLE',
+      { revision },
+      `Revision ${revision} is not a valid auction event, so the state cannot be folded through it; verify the auction`,
+    ),
+  );
+
+/**
+ * Folds the stream's events with the engine's `evolve` up to the point: through `revision`
+ * inclusive, or through the events whose business time is at or before `at` (business time
+ * never goes backwards in a stream, so those are a prefix; the fold stops at the first later one).
+ */
+export const foldTo = (events: readonly AuditEvent[], point: AuditPoint): FoldedState => {
+  let state = initialState;
+  let reached: AuditEvent | undefined;
+  for (const event of events) {
+    if (point.revision !== undefined && event.revision > point.revision) break;
+    const parsed = AuctionEvent.safeParse({ type: event.type, data: event.data });
+    if (!parsed.success) throw unreadable(event.revision);
+    if (point.at !== undefined && parsed.data.data.at > point.at) break;
+    state = evolve(state, parsed.data);
+    reached = event;
+  }
+  return { state, reached };
+};
+
+/** Standing bids, highest first, then earliest, then by id (the order the detail page shows). */
+export const standingBids = (state: AuctionState): BidState[] =>
+  [...state.bids.values()]
+    .filter((bid) => !bid.retracted)
+    .sort(
+      (a, b) =>
+        b.amount - a.amount ||
+        (a.placedAt < b.placedAt ? -1 : a.placedAt > b.placedAt ? 1 : 0) ||
+        (a.bidId < b.bidId ? -1 : a.bidId > b.bidId ? 1 : 0),
+    );
+
+export interface StateContext {
+  readonly auctionId: string;
+  readonly lastRevision: number | null;
+  readonly categoryName: string | null;
+  readonly users: UserDirectory;
+}
+
+/** The folded state as the audit routes answer it: dollars, names joined from the directory. */
+export const toAuditState = async (
+  { state, reached }: FoldedState,
+  context: StateContext,
+): Promise<AuditState> => {
+  const bids = standingBids(state);
+  const leader = state.leadingBidId === null ? undefined : state.bids.get(state.leadingBidId);
+  const ids = new Set<string>(bids.map((bid) => bid.bidderId));
+  for (const id of [state.sellerId, state.winnerId, leader?.bidderId]) if (id) ids.add(id);
+  const users =
+    ids.size === 0 ? new Map<string, PublicUser>() : await context.users.lookup([...ids]);
+  const user = (id: string | null | undefined): PublicUser | null =>
+    id ? (users.get(id) ?? deletedUser(id)) : null;
+  return {
+    auctionId: context.auctionId,
+    revision: reached?.revision ?? null,
+    lastRevision: context.lastRevision,
+    at: reached?.at ?? null,
+    status: state.status,
+    title: state.title,
+    description: state.description,
+    category:
+      state.categoryId === null ? null : { _id: state.categoryId, name: context.categoryName },
+    image: state.image === null ? null : { url: state.image },
+    seller: user(state.sellerId),
+    startingPrice: centsToDollars(state.startingPrice),
+    endsAt: state.endsAt,
+    currentBid: centsToDollars(state.currentBid),
+    leadingBidId: state.leadingBidId,
+    leader: user(leader?.bidderId),
+    bids: bids.map((bid): BidView => ({
+      _id: bid.bidId,
+      auctionId: context.auctionId,
+      bidAmount: centsToDollars(bid.amount),
+      amount: centsToDollars(bid.amount),
+      bidder: user(bid.bidderId) ?? deletedUser(bid.bidderId),
+      createdAt: bid.placedAt,
+    })),
+    winner: user(state.winnerId),
+    finalPrice: state.finalPrice === null ? null : centsToDollars(state.finalPrice),
+    event: reached ?? null,
+  };
+};

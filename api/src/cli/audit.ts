@@ -1,0 +1,215 @@
+/**
+ * `npm run audit -- <auctionId> [--at <ISO> | --revision N] [--verify] [--export <file>]`
+ * The auction's timeline (one line per event), its state at the chosen point (default: the last
+ * event), the verification, and an NDJSON export, read from the stores under DATA_DIR. Safe while
+ * the server runs. Exit codes: 0 ok, 1 verification found a problem, 2 bad usage.
+ */
+import { once } from 'node:events';
+import { createWriteStream, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  type AuditEvent,
+  type AuditState,
+  type AuditVerification,
+  DomainError,
+  Id,
+  type PublicUser,
+  dollarsToCents,
+  formatCents,
+} from '@auction/contracts';
+import { type UserDirectory, deletedUser } from '@auction/projections';
+import { SqliteAccountStore } from '../accounts/sqlite-account-store';
+import { AuctionAudit } from '../audit/auction-audit';
+import { AuditPoint } from '../audit/audit-point';
+import { loadConfig } from '../config';
+import { openEmbeddedStores } from '../stores';
+
+const usage =
+  'usage: npm run audit -- <auctionId> [--at <ISO time> | --revision <N>] [--verify] [--export <file>]';
+
+const MAIN_AMOUNT: Record<string, string> = {
+  AuctionCreated: 'startingPrice',
+  AuctionEdited: 'startingPrice',
+  BidPlaced: 'amount',
+  BidEdited: 'amount',
+  BidRetracted: 'amount',
+  AuctionClosed: 'finalPrice',
+};
+
+const nobody: UserDirectory = {
+  lookup: (ids) => Promise.resolve(new Map(ids.map((id) => [id, deletedUser(id)]))),
+};
+
+const usd = (dollars: number): string => formatCents(dollarsToCents(dollars));
+
+const nameOf = (user: PublicUser | null): string =>
+  user === null ? '-' : `${user.firstName} ${user.lastName} (${user._id})`;
+
+const timelineLine = (event: AuditEvent, users: ReadonlyMap<string, PublicUser>): string => {
+  const field = MAIN_AMOUNT[event.type];
+  const cents =
+    field !== undefined && typeof event.data === 'object' && event.data !== null
+      ? (event.data as Record<string, unknown>)[field]
+      : undefined;
+  const amount = typeof cents === 'number' ? formatCents(cents) : '';
+  const who =
+    event.actorId === null
+      ? '?'
+      : event.actorId === 'system'
+        ? 'system'
+        : nameOf(users.get(event.actorId) ?? deletedUser(event.actorId));
+  return [
+    `#${event.revision}`.padEnd(6),
+    (event.at ?? '?').padEnd(25),
+    event.type.padEnd(17),
+    `by ${who}`.padEnd(60),
+    amount.padStart(18),
+    `  ${(event.hash ?? '?').slice(0, 12)}`,
+  ].join('');
+};
+
+const printState = (state: AuditState): void => {
+  const where =
+    state.revision === null
+      ? 'before the first event'
+      : `at revision ${state.revision} of ${state.lastRevision ?? '?'} (${state.at ?? '?'})`;
+  console.log(`\nState ${where}`);
+  console.log(`  status        ${state.status}`);
+  console.log(`  title         ${state.title}`);
+  console.log(`  seller        ${nameOf(state.seller)}`);
+  console.log(`  starting      ${usd(state.startingPrice)}`);
+  console.log(`  ends          ${state.endsAt ?? '-'}`);
+  console.log(`  current bid   ${usd(state.currentBid)}`);
+  console.log(`  leader        ${nameOf(state.leader)}`);
+  if (state.winner) {
+    console.log(`  winner        ${nameOf(state.winner)} at ${usd(state.finalPrice ?? 0)}`);
+  }
+  console.log(`  bids (${state.bids.length} standing, highest first)`);
+  for (const bid of state.bids) {
+    console.log(`    ${usd(bid.amount).padStart(18)}  ${nameOf(bid.bidder)}  ${bid.createdAt}`);
+  }
+};
+
+const printVerification = (verification: AuditVerification): void => {
+  console.log(`\nVerification: ${verification.ok ? 'OK' : 'PROBLEMS FOUND'}`);
+  const { chain, truncation, readModels } = verification;
+  console.log(
+    chain.ok
+      ? `  hash chain    intact over ${chain.length} events, head ${chain.headHash.slice(0, 12)}`
+      : `  hash chain    BROKEN at revision ${chain.brokenAt} (${chain.reason})`,
+  );
+  console.log(`  truncation    ${truncation.ok ? 'none seen' : 'FOUND'}: ${truncation.message}`);
+  for (const p of readModels.projections) {
+    console.log(
+      `  ${p.name.padEnd(13)} ${p.behind ? 'BEHIND, not compared' : `${p.documents} documents compared`}`,
+    );
+  }
+  for (const d of readModels.differences) {
+    const where = `${d.collection}/${d.documentId}${d.path === '' ? '' : ` ${d.path}`}`;
+    console.log(
+      `  DIFFERENT     ${where} (${d.kind}): stored ${JSON.stringify(d.stored)}, replayed ${JSON.stringify(d.replayed)}`,
+    );
+  }
+  if (readModels.omitted > 0) console.log(`  ... and ${readModels.omitted} more differences`);
+  for (const problem of verification.problems) console.log(`  problem: ${problem}`);
+};
+
+const exportTo = async (audit: AuctionAudit, auctionId: string, file: string): Promise<number> => {
+  const out = createWriteStream(file, { flags: 'w' });
+  const failed = once(out, 'error').then(([error]) => {
+    throw error;
+  });
+  let count = 0;
+  const write = async () => {
+    for await (const page of audit.eventPages(auctionId)) {
+      count += page.length;
+      if (!out.write(page.map((event) => `${JSON.stringify(event)}\n`).join(''))) {
+        await once(out, 'drain');
+      }
+    }
+    out.end();
+    await once(out, 'finish');
+  };
+  await Promise.race([write(), failed]);
+  return count;
+};
+
+const main = async (args: readonly string[]): Promise<number> => {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      options: {
+        at: { type: 'string' },
+        revision: { type: 'string' },
+        verify: { type: 'boolean', default: false },
+        export: { type: 'string' },
+      },
+    });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${usage}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [auctionId, ...extra] = positionals;
+  if (auctionId === undefined || extra.length > 0 || !Id.safeParse(auctionId).success) {
+    console.error(usage);
+    return 2;
+  }
+  if (values.export !== undefined && values.export.trim() === '') {
+    console.error(`--export needs a file name\n${usage}`);
+    return 2;
+  }
+  const point = AuditPoint.safeParse({ revision: values.revision, at: values.at });
+  if (!point.success) {
+    console.error(`${point.error.issues[0]?.message ?? 'Invalid point'}\n${usage}`);
+    return 2;
+  }
+  const config = loadConfig();
+  if (!existsSync(join(config.DATA_DIR, 'events.sqlite'))) {
+    console.error(`No event log in ${config.DATA_DIR} (set DATA_DIR)`);
+    return 2;
+  }
+  const stores = openEmbeddedStores(config);
+  const accountsFile = join(config.DATA_DIR, 'accounts.sqlite');
+  const accounts = existsSync(accountsFile) ? new SqliteAccountStore(accountsFile) : undefined;
+  const users = accounts ?? nobody;
+  const audit = new AuctionAudit({ events: stores.events, read: stores.read, users });
+  try {
+    await audit.owner(auctionId);
+    const events = await audit.events(auctionId);
+    const actors = [...new Set(events.flatMap((e) => (e.actorId === null ? [] : [e.actorId])))];
+    const names = await users.lookup(actors);
+    console.log(`Auction ${auctionId}: ${events.length} events`);
+    for (const event of events) console.log(timelineLine(event, names));
+    let code = 0;
+    try {
+      printState(await audit.state(auctionId, point.data));
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.code !== 'EVENT_UNREADABLE') throw error;
+      console.log(`\n${error.message}`);
+      code = 1;
+    }
+    if (values.verify) {
+      const verification = await audit.verify(auctionId);
+      printVerification(verification);
+      if (!verification.ok) code = 1;
+    }
+    if (values.export !== undefined) {
+      const count = await exportTo(audit, auctionId, values.export);
+      console.log(`\nExported ${count} events to ${values.export}`);
+    }
+    return code;
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    console.error(error.message);
+    return 2;
+  } finally {
+    accounts?.close();
+    await stores.close();
+  }
+};
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,91 @@
+import { once } from 'node:events';
+import { DomainError, Id, rejection } from '@auction/contracts';
+import { type Request, type RequestHandler, type Response, Router } from 'express';
+import { z } from 'zod';
+import type { AppDeps } from '../../app-deps';
+import { AuctionAudit } from '../../audit/auction-audit';
+import { AuditPoint } from '../../audit/audit-point';
+import { currentUser } from '../request-context';
+import { respond } from '../respond';
+import { parseInput } from '../validate';
+
+const AuditParams = z.object({
+  id: z.custom<string>((value) => Id.safeParse(value).success, { error: 'Invalid auction id' }),
+});
+
+const READ_MODEL_WAIT_MS = 5000;
+
+const auctionId = (req: Request): string => parseInput(AuditParams, req.params).id;
+
+/** Resolves once the response can take more, or it closed (the client went away). */
+const drained = async (res: Response): Promise<void> => {
+  const closed = new AbortController();
+  await Promise.race([
+    once(res, 'drain', { signal: closed.signal }),
+    once(res, 'close', { signal: closed.signal }),
+  ]).finally(() => closed.abort());
+};
+
+/**
+ * `/api/v1/audit/auctions/:id/{events,state,verify,export}` (design §7): for Auditors, Admins and
+ * the auction's seller (as the log records them).
+ */
+export const auditRoutes = (deps: AppDeps): Router => {
+  const router = Router();
+  const audit = new AuctionAudit({
+    events: deps.events,
+    read: deps.read,
+    users: deps.accounts,
+    waitForReadModels: (position) =>
+      deps.runner.waitFor(position, undefined, READ_MODEL_WAIT_MS).catch(() => undefined),
+  });
+
+  const allowed: RequestHandler = async (req, _res, next) => {
+    const user = currentUser(req);
+    const { sellerId } = await audit.owner(auctionId(req));
+    if (user.role !== 'Auditor' && user.role !== 'Admin' && user.id !== sellerId) {
+      throw new DomainError(rejection('FORBIDDEN'));
+    }
+    next();
+  };
+
+  router.get('/auctions/:id/events', allowed, async (req, res) => {
+    const id = auctionId(req);
+    const events = await audit.events(id);
+    respond(res, 200, 'Auction events', {
+      auctionId: id,
+      lastRevision: events[events.length - 1]?.revision ?? null,
+      events,
+    });
+  });
+
+  router.get('/auctions/:id/state', allowed, async (req, res) => {
+    const point = parseInput(AuditPoint, req.query);
+    respond(res, 200, 'Auction state', { state: await audit.state(auctionId(req), point) });
+  });
+
+  router.get('/auctions/:id/verify', allowed, async (req, res) => {
+    const verification = await audit.verify(auctionId(req));
+    respond(
+      res,
+      200,
+      verification.ok ? 'The auction record is intact' : verification.problems.join('; '),
+      { verification },
+    );
+  });
+
+  router.get('/auctions/:id/export', allowed, async (req, res) => {
+    const id = auctionId(req);
+    res.status(200);
+    res.attachment(`auction-${id}.ndjson`);
+    res.setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
+    for await (const page of audit.eventPages(id)) {
+      if (res.destroyed) return;
+      const lines = page.map((event) => `${JSON.stringify(event)}\n`).join('');
+      if (!res.write(lines)) await drained(res);
+    }
+    res.end();
+  });
+
+  return router;
+};

@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { type AuctionCommand, type AuctionEvent, auctionStream } from '@auction/contracts';
+import {
+  type EventStore,
+  decide,
+  evolve,
+  genesisHash,
+  initialState,
+  sealEvents,
+} from '@auction/engine';
+import { type TestUser, createAuctionOverHttp, fetchAuction } from './fixtures';
+import type { TestServer } from './test-server';
+
+export interface SampleAuction {
+  readonly auctionId: string;
+  /** Alice's bid: placed at $120, raised to $140, the winner. */
+  readonly aliceBid: string;
+  /** Bob's bid at $130, retracted. */
+  readonly bobBid: string;
+}
+
+const bid = async (user: TestUser, productId: string, bidAmount: number): Promise<string> => {
+  const res = await user.client.post('/api/v1/bid/placeBid', { json: { productId, bidAmount } });
+  if (res.status !== 201) throw new Error(`placeBid failed: ${JSON.stringify(res.body)}`);
+  return (res.body as { newBid: { _id: string } }).newBid._id;
+};
+
+/**
+ * An auction with a full history, made over HTTP and closed through the server's own command bus
+ * (its end time is a day away): 0 created ($100), 1 Alice $120, 2 Bob $130, 3 Alice raises to
+ * $140, 4 Bob retracts, 5 closed Sold to Alice at $140.
+ */
+export const sampleAuction = async (
+  server: TestServer,
+  seller: TestUser,
+  alice: TestUser,
+  bob: TestUser,
+): Promise<SampleAuction> => {
+  const auctionId = await createAuctionOverHttp(seller.client, { title: 'Grandfather clock' });
+  const aliceBid = await bid(alice, auctionId, 120);
+  const bobBid = await bid(bob, auctionId, 130);
+  const raised = await alice.client.put(`/api/v1/bid/editBid/${aliceBid}`, {
+    json: { bidAmount: 140 },
+  });
+  if (raised.status !== 200) throw new Error(`editBid failed: ${JSON.stringify(raised.body)}`);
+  const retracted = await bob.client.delete(`/api/v1/bid/deleteBid/${bobBid}`);
+  if (retracted.status !== 200)
+    throw new Error(`deleteBid failed: ${JSON.stringify(retracted.body)}`);
+  const endsAt = (await fetchAuction(server, auctionId)).auctionEndTime;
+  const closed = await server.deps.bus.send({
+    type: 'CloseAuction',
+    data: { auctionId },
+    metadata: {
+      commandId: randomUUID(),
+      actorId: 'system',
+      correlationId: randomUUID(),
+      at: new Date(Date.parse(endsAt) + 1000).toISOString(),
+    },
+  });
+  if (!closed.ok || closed.position === undefined)
+    throw new Error(`close failed: ${JSON.stringify(closed)}`);
+  await server.deps.runner.waitFor(closed.position);
+  return { auctionId, aliceBid, bobBid };
+};
+
+/** Runs SQL on one of the server's SQLite files through a connection of its own. */
+export const editDatabase = (
+  dataDir: string,
+  file: 'events.sqlite' | 'read.sqlite',
+  sql: string,
+  ...params: unknown[]
+): number => {
+  const db = new Database(join(dataDir, file));
+  try {
+    return db.prepare(sql).run(...params).changes;
+  } finally {
+    db.close();
+  }
+};
+
+/** Sets a field of one stored event's data in place, as someone with the file could. */
+export const tamperWithEvent = (
+  dataDir: string,
+  auctionId: string,
+  revision: number,
+  field: string,
+  value: unknown,
+): void => {
+  const changed = editDatabase(
+    dataDir,
+    'events.sqlite',
+    `UPDATE events SET data = json_set(data, ?, json(?)) WHERE stream_id = ? AND revision = ?`,
+    `$.${field}`,
+    JSON.stringify(value),
+    auctionStream(auctionId),
+    revision,
+  );
+  if (changed !== 1) throw new Error(`no event ${auctionId}@${revision} to tamper with`);
+};
+
+/**
+ * Decides commands for one auction with the real decider and appends every accepted event,
+ * sealed into the hash chain, to the store (as an actor would, without one). Returns the events.
+ */
+export const recordCommands = async (
+  store: Pick<EventStore, 'append'>,
+  auctionId: string,
+  commands: readonly AuctionCommand[],
+): Promise<AuctionEvent[]> => {
+  const stream = auctionStream(auctionId);
+  const decided: AuctionEvent[] = [];
+  let state = initialState;
+  let prevHash = genesisHash(stream);
+  for (const command of commands) {
+    const decision = decide(command, state);
+    if (!decision.ok || decision.events.length === 0) continue;
+    const revision = decided.length - 1;
+    const sealed = sealEvents(stream, revision, prevHash, decision.events, command.metadata);
+    await store.append(stream, sealed.events, revision < 0 ? 'no_stream' : revision);
+    prevHash = sealed.headHash;
+    for (const event of decision.events) {
+      state = evolve(state, event);
+      decided.push(event);
+    }
+  }
+  return decided;
+};
