@@ -79,6 +79,10 @@ export default tseslint.config(
   ...boundaries,
   readSideTests,
   {
+    files: ['web/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: globals.browser },
+  },
+  {
     // Tests read whatever JSON a real server answered, and assert on it.
     files: ['**/*.spec.ts'],
     rules: {

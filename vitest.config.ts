@@ -2,6 +2,6 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: ['packages/contracts', 'packages/testkit', 'engine', 'projections', 'api'],
+    projects: ['packages/contracts', 'packages/testkit', 'engine', 'projections', 'api', 'web'],
   },
 });

@@ -12,6 +12,7 @@ import { respond } from './http/respond';
 import { sessionMiddleware } from './http/session';
 import { UPLOADS_PATH } from './http/uploads';
 import { userRoutes } from './http/users/routes';
+import { webApp } from './http/web-app';
 
 /** Origins a browser may send mutating requests from: the public one and its loopback twins. */
 const allowedOrigins = (deps: AppDeps, port: number): string[] => [
@@ -62,6 +63,7 @@ export const createApp = (deps: AppDeps, port: () => number) => {
       maxAge: '365d',
     }),
   );
+  app.use(webApp(deps.config.WEB_DIR));
   app.use(notFound);
   app.use(errorHandler(deps.log));
   return {

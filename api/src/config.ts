@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
 const flag = (name: string) =>
@@ -27,6 +28,12 @@ export const Config = z.object({
     .string()
     .min(1, 'DATA_DIR must name a directory')
     .default('./data')
+    .transform((dir) => resolve(dir)),
+  /** The built web app to serve beside the API (`npm run build` writes it); default web/dist. */
+  WEB_DIR: z
+    .string()
+    .min(1, 'WEB_DIR must name a directory')
+    .default(fileURLToPath(new URL('../../web/dist', import.meta.url)))
     .transform((dir) => resolve(dir)),
   /** The origin browsers use to reach the app (CSRF checks, OpenID redirect); default http://localhost:PORT. */
   PUBLIC_ORIGIN: z

@@ -1,0 +1,315 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, test, expect as vitestExpect } from 'vitest';
+import { type Person, launchBrowser, newPerson, screenshot } from './support/browser';
+import { type Page, eventually, expect } from './support/expect';
+import {
+  accountFor,
+  createAuctionThroughApi,
+  logIn,
+  sampleItemPhoto,
+  samplePhoto,
+  signUp,
+  signUpAndLogIn,
+} from './support/people';
+import { type ProductServer, startProductServer } from './support/server';
+
+const inDays = (days: number): string => {
+  const date = new Date(Date.now() + days * 86_400_000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+};
+
+/** Marks the document so a test can prove a later change arrived without a reload. */
+const markDocument = (page: Page) =>
+  page.evaluate(() => {
+    (window as unknown as { e2eMark: string }).e2eMark = 'still here';
+  });
+const documentMark = (page: Page) =>
+  page.evaluate(() => (window as unknown as { e2eMark?: string }).e2eMark ?? null);
+
+const liveList = (page: Page) => page.getByRole('list', { name: 'Live Auction' });
+const unreadBadge = (page: Page) => page.getByTestId('unread-count');
+
+describe('a day on the marketplace, in a real browser', () => {
+  let server: ProductServer;
+  let browser: Browser;
+  let seller: Person;
+  let bidder: Person;
+  let rival: Person;
+  let onScreen: Page | null = null;
+  let auctionUrl = '';
+  const sellerAccount = accountFor('Alice', 'Seller');
+  const bidderAccount = accountFor('Bob', 'Bidder');
+  const rivalAccount = accountFor('Carol', 'Rival');
+  const title = `Brass pocket watch ${Date.now().toString(36)}`;
+  const categoryName = `Vintage Cameras ${Date.now().toString(36)}`;
+
+  beforeAll(async () => {
+    server = await startProductServer();
+    browser = await launchBrowser();
+    seller = await newPerson(browser, server.url);
+    bidder = await newPerson(browser, server.url);
+    rival = await newPerson(browser, server.url);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  afterEach(async ({ task }) => {
+    if (onScreen) await screenshot(onScreen, task.name);
+  });
+
+  test('a seller signs up with a photo and logs in', async () => {
+    const { page } = seller;
+    onScreen = page;
+    await signUp(page, sellerAccount, samplePhoto());
+    await logIn(page, sellerAccount);
+    await expect(page.getByRole('heading', { name: /Alice/ })).toBeVisible();
+    const photo = page.locator('img.avatar').first();
+    await expect(photo).toBeVisible();
+    vitestExpect(await photo.getAttribute('src')).toMatch(/^\/uploads\//);
+    await expect(page.getByRole('button', { name: 'Log Out' })).toBeVisible();
+  });
+
+  test('the seller creates a category', async () => {
+    const { page } = seller;
+    onScreen = page;
+    await page.getByRole('link', { name: 'Create Category' }).click();
+    await page.getByLabel('Name').fill(categoryName);
+    await page.getByLabel('Description').fill('Rangefinders, folding cameras and lenses');
+    await page.getByRole('button', { name: 'Create Category' }).click();
+    await expect(page.getByText('Category Created')).toBeVisible();
+    await expect(page.getByText(categoryName)).toBeVisible();
+    await expect(page.getByLabel('Name')).toHaveText('');
+  });
+
+  test('the seller creates an auction with an image and finds it on home and all auctions', async () => {
+    const { page } = seller;
+    onScreen = page;
+    await page.getByRole('link', { name: 'Create Auction' }).click();
+    await eventually(async () =>
+      vitestExpect(await page.getByLabel('Category').locator('option').allInnerTexts()).toContain(
+        categoryName,
+      ),
+    );
+    await page.getByLabel('Title').fill(title);
+    await page.getByLabel('Description').fill('A working 1920s brass pocket watch with its chain.');
+    await page.getByLabel('Category').selectOption({ label: 'Antiques' });
+    await page.getByLabel('Starting Price').fill('120');
+    await page.getByLabel('Auction End Date').fill(inDays(3));
+    await page
+      .getByLabel(/Image/)
+      .setInputFiles({ name: 'watch.png', mimeType: 'image/png', buffer: sampleItemPhoto() });
+    await page.getByRole('button', { name: 'Create Auction' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/my-auctions$/);
+    await expect(page.getByText(title)).toBeVisible();
+
+    await page.getByRole('link', { name: 'BidHub' }).first().click();
+    const featured = page.getByRole('region', { name: 'Featured Auctions' });
+    await expect(featured.getByText(title)).toBeVisible();
+    vitestExpect(
+      await featured.getByRole('img', { name: title }).first().getAttribute('src'),
+    ).toMatch(/^\/uploads\//);
+
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Auctions' })
+      .click();
+    await expect(page.getByText(title)).toBeVisible();
+    const card = page.getByRole('link', { name: 'View Auction' }).first();
+    auctionUrl = new URL((await card.getAttribute('href')) ?? '', server.url).pathname;
+    vitestExpect(auctionUrl).toMatch(/^\/auction\/[\w-]+$/);
+  });
+
+  test("a bidder's bid appears live on the seller's open page, with the bell's unread count", async () => {
+    await seller.page.goto(auctionUrl);
+    await expect(seller.page.getByText('No Bids Yet!!')).toBeVisible();
+    await markDocument(seller.page);
+
+    const { page } = bidder;
+    onScreen = seller.page;
+    await signUpAndLogIn(page, bidderAccount);
+    await page.goto(auctionUrl);
+    await page.getByRole('button', { name: 'Place Bid' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Place Bid' });
+    await expect(dialog.getByText('Highest Bid: $0')).toBeVisible();
+    await dialog.getByLabel('Bid Amount').fill('150');
+    await dialog.getByRole('button', { name: 'Place Bid' }).click();
+    await expect(page.getByText('Bid Placed')).toBeVisible();
+
+    await expect(liveList(seller.page).getByText('Bob Bidder')).toBeVisible();
+    await expect(liveList(seller.page).getByText('$150')).toBeVisible();
+    await expect(seller.page.getByText('1 bids are live')).toBeVisible();
+    await expect(unreadBadge(seller.page)).toHaveText('1');
+    vitestExpect(await documentMark(seller.page)).toBe('still here');
+  });
+
+  test('an outbid bidder sees the higher bid live, the outbid warning and the bell count', async () => {
+    await markDocument(bidder.page);
+    await expect(
+      bidder.page.getByText('Someone outbid you. Increase your bid to win!'),
+    ).toBeHidden();
+    onScreen = bidder.page;
+
+    const { page } = rival;
+    await signUpAndLogIn(page, rivalAccount);
+    await page.goto(auctionUrl);
+    await page.getByRole('button', { name: 'Place Bid' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Place Bid' });
+    await dialog.getByLabel('Bid Amount').fill('200');
+    await dialog.getByRole('button', { name: 'Place Bid' }).click();
+    await expect(page.getByText('Bid Placed')).toBeVisible();
+
+    await expect(liveList(bidder.page).getByText('Carol Rival')).toBeVisible();
+    await expect(
+      bidder.page.getByText('Someone outbid you. Increase your bid to win!'),
+    ).toBeVisible();
+    await expect(unreadBadge(bidder.page)).toHaveText('1');
+    await bidder.page.getByRole('button', { name: /Notifications/ }).click();
+    await expect(bidder.page.getByRole('region', { name: 'Notifications' })).toContainText(
+      'outbid',
+    );
+    vitestExpect(await documentMark(bidder.page)).toBe('still here');
+  });
+
+  test('the bidder raises the own bid, then deletes it', async () => {
+    const { page } = bidder;
+    onScreen = page;
+    await page.keyboard.press('Escape');
+    const ownBid = liveList(page).getByRole('listitem').filter({ hasText: 'Bob Bidder' });
+    await ownBid.getByRole('button', { name: 'Edit bid' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Bid' });
+    await expect(dialog.getByText('Current Bid: $150')).toBeVisible();
+    await dialog.getByLabel('Edit Bid Amount').fill('250');
+    await dialog.getByRole('button', { name: 'Update Bid' }).click();
+    await expect(page.getByText('Bid Updated Successfully')).toBeVisible();
+    await expect(liveList(page).getByRole('listitem').first()).toContainText('$250');
+    await expect(page.getByText('Someone outbid you. Increase your bid to win!')).toBeHidden();
+    await expect(liveList(rival.page).getByRole('listitem').first()).toContainText('Bob Bidder');
+
+    await liveList(page)
+      .getByRole('listitem')
+      .filter({ hasText: 'Bob Bidder' })
+      .getByRole('button', { name: 'Delete bid' })
+      .click();
+    const confirm = page.getByRole('dialog');
+    await expect(confirm.getByText('Are you sure you want to delete this bid?')).toBeVisible();
+    await confirm.getByRole('button', { name: 'Yes' }).click();
+    await expect(page.getByText('Bid Deleted Successfully')).toBeVisible();
+    await expect(liveList(page).getByText('Bob Bidder')).toBeHidden();
+    await expect(liveList(page).getByRole('listitem').first()).toContainText('$200');
+    await expect(liveList(rival.page).getByText('Bob Bidder')).toBeHidden();
+  });
+
+  test('search and the category filter narrow all auctions', async () => {
+    const { page } = rival;
+    onScreen = page;
+    await page.goto('/auctions');
+    const search = page.getByLabel('Search by title');
+    await search.fill(title.slice(6, 20).toUpperCase());
+    await expect(page.getByText(title)).toBeVisible();
+    await search.fill('no such thing anywhere');
+    await expect(page.getByText('No auctions found.')).toBeVisible();
+    await search.fill('');
+    await page.getByLabel('Category').selectOption({ label: 'Antiques' });
+    await expect(page.getByText(title)).toBeVisible();
+    await page.getByLabel('Category').selectOption({ label: 'Vehicles' });
+    await expect(page.getByText('No auctions found.')).toBeVisible();
+    await page.getByLabel('Category').selectOption({ label: 'Antiques' });
+  });
+
+  test('a phone-sized screen shows home and the auction without sideways scrolling', async () => {
+    const phone = await newPerson(browser, server.url, { width: 375, height: 812 });
+    onScreen = phone.page;
+    const overflow = () =>
+      phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    await phone.page.goto('/');
+    await expect(
+      phone.page.getByRole('region', { name: 'Featured Auctions' }).getByText(title),
+    ).toBeVisible();
+    vitestExpect(await overflow()).toBeLessThanOrEqual(0);
+    await phone.page.goto(auctionUrl);
+    await expect(phone.page.getByRole('heading', { name: title })).toBeVisible();
+    vitestExpect(await overflow()).toBeLessThanOrEqual(0);
+  });
+
+  test('an auction ending seconds ahead counts down to zero and is won', async () => {
+    const closingTitle = `Silver locket ${Date.now().toString(36)}`;
+    const auctionId = await createAuctionThroughApi(seller.page, server.url, {
+      title: closingTitle,
+      description: 'Engraved silver locket, ends in seconds.',
+      category: 'jewelry-watches',
+      startingPrice: 100,
+      endsAt: new Date(Date.now() + 12_000),
+    });
+    const { page } = bidder;
+    onScreen = page;
+    await page.goto(`/auction/${auctionId}`);
+    await page.getByRole('button', { name: 'Place Bid' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Place Bid' });
+    await dialog.getByLabel('Bid Amount').fill('130');
+    await dialog.getByRole('button', { name: 'Place Bid' }).click();
+    await expect(page.getByText('Bid Placed')).toBeVisible();
+
+    const timer = page.getByRole('timer', { name: 'Time left' });
+    await eventually(
+      async () => vitestExpect(await timer.innerText()).not.toMatch(/[1-9]/),
+      30_000,
+    );
+    await eventually(
+      async () =>
+        vitestExpect(await page.getByText('Sold', { exact: true }).count()).toBeGreaterThan(0),
+      30_000,
+    );
+
+    await page.goto('/dashboard/auctions-won');
+    const won = page.getByRole('listitem').filter({ hasText: closingTitle });
+    await expect(won).toBeVisible();
+    await expect(won.getByText('Won', { exact: true })).toBeVisible();
+    await expect(won).toContainText('$130');
+
+    await page.goto('/dashboard/history');
+    const entry = page
+      .getByRole('listitem')
+      .filter({ hasText: closingTitle })
+      .filter({ hasText: 'Won' });
+    await expect(entry).toBeVisible();
+  });
+
+  test('the seller logs out from the dashboard and lands on home', async () => {
+    const { page } = seller;
+    onScreen = page;
+    await page.goto('/dashboard/my-auctions');
+    await expect(page.getByText(title)).toBeVisible();
+    await page.getByRole('button', { name: 'Log Out' }).click();
+    await expect(page.getByText('Logged Out')).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`^${server.url}/$`));
+    await expect(page.getByRole('link', { name: 'Login' })).toBeVisible();
+    await page.goto('/dashboard/history');
+    await expect(page).toHaveURL(/\/login$/);
+    await logIn(page, sellerAccount, /\/dashboard\/history$/);
+  });
+
+  test('a user deletes the account and is signed out everywhere', async () => {
+    const { page } = rival;
+    onScreen = page;
+    await page.goto('/dashboard/my-profile');
+    await page.getByRole('button', { name: 'Delete Account' }).click();
+    const confirm = page.getByRole('dialog');
+    await expect(
+      confirm.getByText('Are you sure you want to delete your account? This action is permanent.'),
+    ).toBeVisible();
+    await confirm.getByRole('button', { name: 'Yes' }).click();
+    await expect(page.getByText('Account Removed')).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`^${server.url}/$`));
+    await expect(page.getByRole('link', { name: 'Login' })).toBeVisible();
+    await page.goto('/dashboard/my-profile');
+    await expect(page).toHaveURL(/\/login$/);
+    await page.getByLabel('Email').fill(rivalAccount.email);
+    await page.getByLabel('Password').fill(rivalAccount.password);
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await expect(page.getByText('Login Failed')).toBeVisible();
+  });
+});

@@ -1,0 +1,463 @@
+import type { AuctionView, BidView } from '@auction/contracts';
+import { memo, useCallback, useEffect, useMemo, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { AuctionImage } from '../../components/auction-image';
+import { Avatar } from '../../components/avatar';
+import { Confirm } from '../../components/modal';
+import { Badge, Spinner, auctionStatusTone } from '../../components/status';
+import { messageOf } from '../../lib/api-client';
+import { formatDateTime, formatMoney, remainingUntil } from '../../lib/format';
+import { notify, withLoadingToast } from '../../lib/toast';
+import { useNow } from '../../lib/use-now';
+import { Icon, type IconName } from '../home/icons';
+import { useSession } from '../session/store';
+import { bidsApi } from './api';
+import { BidAmountDialog, currentBidLine, highestBidLine } from './bid-forms';
+import { BidList, bidderName } from './bid-list';
+import { Countdown } from './countdown';
+import { useLiveAuction } from './live-auction-store';
+import './auctions.css';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const MAX_AVATARS = 3;
+const AUDIT_ROLES = new Set(['Auditor', 'Admin']);
+
+const PERKS: readonly { icon: IconName; text: string }[] = [
+  { icon: 'rotate', text: 'Free Return' },
+  { icon: 'truck', text: 'Fast and Secure Shipping' },
+  { icon: 'trend', text: 'Trending Auction - High Demand!' },
+];
+
+const StableConfirm = memo(Confirm);
+
+type Dialog = { kind: 'place' } | { kind: 'edit'; bid: BidView } | { kind: 'delete'; bid: BidView };
+
+const nameOf = (person: { firstName: string; lastName: string }) =>
+  `${person.firstName} ${person.lastName}`.trim();
+
+const distinctBidders = (bids: readonly BidView[]) => {
+  const seen = new Map<string, BidView['bidder']>();
+  for (const bid of bids) if (!seen.has(bid.bidder._id)) seen.set(bid.bidder._id, bid.bidder);
+  return [...seen.values()];
+};
+
+const Star = ({ filled }: { filled: boolean }) => (
+  <svg
+    className={filled ? 'star filled' : 'star'}
+    width="18"
+    height="18"
+    viewBox="0 0 24 24"
+    aria-hidden="true"
+    focusable="false"
+  >
+    <path d="m12 2.8 2.8 5.8 6.3.9-4.6 4.4 1.1 6.3-5.6-3-5.6 3 1.1-6.3-4.6-4.4 6.3-.9L12 2.8Z" />
+  </svg>
+);
+
+const Reviews = () => (
+  <div className="reviews">
+    <span className="stars" role="img" aria-label="Rated 4 out of 5 stars">
+      {[true, true, true, true, false].map((filled, index) => (
+        <Star key={index} filled={filled} />
+      ))}
+    </span>
+    <span className="muted">211 reviews</span>
+  </div>
+);
+
+const Outcome = ({ auction }: { auction: AuctionView }) => {
+  if (auction.status === 'Sold') {
+    const price = formatMoney(auction.finalPrice ?? auction.currentBid);
+    return (
+      <div className="outcome outcome-sold" role="status">
+        {auction.winner ? (
+          <>
+            <Avatar name={nameOf(auction.winner)} imageUrl={auction.winner.image?.url} size={40} />
+            <p>
+              Sold to <strong>{nameOf(auction.winner)}</strong> for <strong>{price}</strong>
+            </p>
+          </>
+        ) : (
+          <p>
+            Sold for <strong>{price}</strong>
+          </p>
+        )}
+      </div>
+    );
+  }
+  if (auction.status === 'Expired')
+    return (
+      <p className="outcome outcome-expired" role="status">
+        This auction has expired without a winning bid.
+      </p>
+    );
+  if (auction.status === 'Cancelled')
+    return (
+      <p className="outcome outcome-cancelled" role="status">
+        This auction was cancelled by the seller.
+      </p>
+    );
+  return null;
+};
+
+/** Spec §2 auction detail, kept live by the socket through `useLiveAuction`. */
+export const AuctionDetailPage = () => {
+  const { auctionId = '' } = useParams();
+  const open = useLiveAuction((s) => s.open);
+  const load = useLiveAuction((s) => s.load);
+  const stored = useLiveAuction((s) => s.auction);
+  const highlighted = useLiveAuction((s) => s.highlighted);
+  const refresh = useLiveAuction((s) => s.refresh);
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    if (!auctionId) return;
+    return open(auctionId);
+  }, [auctionId, open, attempt]);
+
+  useEffect(() => {
+    if (load === 'failed') notify.error('Cannot fetch Auction Details');
+  }, [load]);
+
+  const auction = stored?._id === auctionId ? stored : null;
+
+  if (auction)
+    return <AuctionDetail auction={auction} highlighted={highlighted} refresh={refresh} />;
+  if (load === 'missing')
+    return (
+      <section className="page narrow center detail-state">
+        <h1>Auction not found</h1>
+        <p className="muted">
+          This auction does not exist or is no longer available. It may have been removed by its
+          seller.
+        </p>
+        <Link className="btn btn-primary" to="/auctions">
+          Browse Auctions
+        </Link>
+      </section>
+    );
+  if (load === 'failed')
+    return (
+      <section className="page narrow center detail-state">
+        <h1>We could not load this auction</h1>
+        <p className="muted">Check your connection and try again.</p>
+        <div className="row detail-state-actions">
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={() => setAttempt((n) => n + 1)}
+          >
+            Try again
+          </button>
+          <Link className="btn btn-ghost" to="/auctions">
+            All auctions
+          </Link>
+        </div>
+      </section>
+    );
+  return <Spinner label="Loading auction" />;
+};
+
+interface AuctionDetailProps {
+  auction: AuctionView;
+  highlighted: ReadonlySet<string>;
+  refresh: () => Promise<void>;
+}
+
+const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) => {
+  const user = useSession((s) => s.user);
+  const navigate = useNavigate();
+  const now = useNow(1000);
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const [deleting, setDeleting] = useState(false);
+
+  const auctionId = auction._id;
+  const remaining = remainingUntil(auction.auctionEndTime, now);
+  const isLive = auction.status === 'Live';
+  const biddingOpen = isLive && remaining.totalMs > 0;
+  const closingSoon = isLive && remaining.totalMs > 0 && remaining.totalMs <= DAY_MS;
+  const userId = user?._id ?? null;
+  const isSeller = userId !== null && userId === auction.seller._id;
+  const topBid = auction.bids[0] ?? null;
+  const hasStandingBid = userId !== null && auction.bids.some((b) => b.bidder._id === userId);
+  const leading = userId !== null && topBid?.bidder._id === userId;
+  const outbid = biddingOpen && hasStandingBid && !leading;
+  const bidders = useMemo(() => distinctBidders(auction.bids), [auction.bids]);
+  const sellerName = nameOf(auction.seller);
+  const placeMin = auction.bids.length > 0 ? auction.currentBid + 1 : auction.startingPrice;
+  const latestNew = auction.bids.find((bid) => highlighted.has(bid._id));
+
+  const closeDialog = useCallback(() => setDialog(null), []);
+  const startEdit = useCallback((bid: BidView) => setDialog({ kind: 'edit', bid }), []);
+  const startDelete = useCallback((bid: BidView) => setDialog({ kind: 'delete', bid }), []);
+
+  const placeBid = useCallback(
+    async (amount: number) => {
+      const placed = await withLoadingToast(() => bidsApi.place(auctionId, amount), {
+        success: 'Bid Placed',
+        failure: (error) => messageOf(error, 'Cannot place Bid'),
+      });
+      if (!placed) return;
+      setDialog(null);
+      await refresh();
+    },
+    [auctionId, refresh],
+  );
+
+  const editedBid =
+    dialog?.kind === 'edit'
+      ? (auction.bids.find((bid) => bid._id === dialog.bid._id) ?? dialog.bid)
+      : null;
+  const editBid = useCallback(
+    async (amount: number) => {
+      if (!editedBid) return;
+      const updated = await withLoadingToast(() => bidsApi.edit(editedBid._id, amount), {
+        success: 'Bid Updated Successfully',
+        failure: (error) => messageOf(error, 'Cannot update bid'),
+      });
+      if (!updated) return;
+      setDialog(null);
+      await refresh();
+    },
+    [editedBid, refresh],
+  );
+
+  const deletedBid = dialog?.kind === 'delete' ? dialog.bid : null;
+  const answerDelete = useCallback(
+    (yes: boolean) => {
+      if (!yes || !deletedBid) return setDialog(null);
+      setDeleting(true);
+      void withLoadingToast(() => bidsApi.remove(deletedBid._id), {
+        success: 'Bid Deleted Successfully',
+        failure: (error) => messageOf(error, 'Cannot delete bid'),
+      }).then(async (removed) => {
+        setDeleting(false);
+        if (!removed) return;
+        setDialog(null);
+        await refresh();
+      });
+    },
+    [deletedBid, refresh],
+  );
+
+  const onPlaceClick = () => {
+    if (!user) return void navigate('/login');
+    setDialog({ kind: 'place' });
+  };
+
+  const editIsTop = editedBid !== null && topBid?._id === editedBid._id;
+
+  return (
+    <article className="page auction-detail">
+      <nav className="detail-back" aria-label="Breadcrumb">
+        <Link to="/auctions">← All auctions</Link>
+      </nav>
+
+      <div className="detail-layout">
+        <div className="detail-media">
+          <AuctionImage
+            url={auction.image?.url ?? auction.images?.url}
+            alt={auction.title}
+            className="detail-image"
+          />
+        </div>
+
+        <div className="detail-info">
+          <div className="row detail-tags">
+            <Badge tone={auctionStatusTone(auction.status)}>{auction.status}</Badge>
+            <span className="badge badge-brand">{auction.category.name}</span>
+          </div>
+          <h1 className="detail-title">{auction.title}</h1>
+          <div className="detail-seller">
+            <Avatar name={sellerName} imageUrl={auction.seller.image?.url} size={40} />
+            <div>
+              <p className="detail-seller-label">Seller</p>
+              <p className="detail-seller-name">{sellerName}</p>
+            </div>
+          </div>
+          <Reviews />
+          <p className="detail-description">{auction.description}</p>
+          <ul className="perks">
+            {PERKS.map(({ icon, text }) => (
+              <li key={text}>
+                <Icon name={icon} size={20} />
+                {text}
+              </li>
+            ))}
+          </ul>
+
+          {closingSoon && (
+            <p className="closing-soon" role="status">
+              Auction Closing soon - Place your Bid!
+            </p>
+          )}
+          <Outcome auction={auction} />
+          {isLive && remaining.totalMs === 0 && (
+            <p className="outcome outcome-ending" role="status">
+              Bidding has ended. The result will appear in a moment.
+            </p>
+          )}
+
+          <div className="price-cards">
+            <section className="price-card" aria-labelledby="starting-price-label">
+              <p id="starting-price-label" className="price-label">
+                Starting Price
+              </p>
+              <p className="price-value">{formatMoney(auction.startingPrice)}</p>
+              {bidders.length > 0 ? (
+                <div
+                  className="avatar-stack"
+                  role="group"
+                  aria-label={`Bidders: ${bidders.slice(0, MAX_AVATARS).map(nameOf).join(', ')}`}
+                >
+                  {bidders.slice(0, MAX_AVATARS).map((bidder) => (
+                    <Avatar
+                      key={bidder._id}
+                      name={nameOf(bidder)}
+                      imageUrl={bidder.image?.url}
+                      size={34}
+                    />
+                  ))}
+                </div>
+              ) : (
+                <p className="price-note">No Bid Placed Yet!</p>
+              )}
+              <p className="price-note">{auction.bids.length} bids are live</p>
+            </section>
+            <section className="price-card price-card-current" aria-labelledby="current-bid-label">
+              <p id="current-bid-label" className="price-label">
+                Current Bid
+              </p>
+              <p className="price-value">{formatMoney(auction.currentBid)}</p>
+              <p className="price-note">
+                {biddingOpen ? 'Ends' : 'Ended'}{' '}
+                <time dateTime={auction.auctionEndTime}>
+                  {formatDateTime(auction.auctionEndTime)}
+                </time>
+              </p>
+              <Countdown endsAt={auction.auctionEndTime} now={now} />
+            </section>
+          </div>
+
+          {outbid && (
+            <p className="alert alert-danger outbid" role="alert">
+              Someone outbid you. Increase your bid to win!
+            </p>
+          )}
+          {biddingOpen && leading && (
+            <p className="leading" role="status">
+              You are the highest bidder.
+            </p>
+          )}
+
+          <div className="detail-actions">
+            {isSeller ? (
+              <p className="muted bid-reason">This is your auction, so you cannot bid on it.</p>
+            ) : biddingOpen ? (
+              <>
+                <button type="button" className="btn btn-primary btn-lg" onClick={onPlaceClick}>
+                  Place Bid
+                </button>
+                {!user && <p className="muted bid-reason">Log in to place a bid.</p>}
+              </>
+            ) : (
+              <>
+                <button
+                  type="button"
+                  className="btn btn-primary btn-lg"
+                  disabled
+                  aria-describedby="bid-closed-reason"
+                >
+                  Place Bid
+                </button>
+                <p id="bid-closed-reason" className="muted bid-reason">
+                  Bidding is closed for this auction.
+                </p>
+              </>
+            )}
+            {isSeller && biddingOpen && (
+              <Link
+                className="btn btn-ghost"
+                to={`/dashboard/edit-auction/${auctionId}`}
+                state={{ auction }}
+              >
+                Edit Auction
+              </Link>
+            )}
+            {user && (isSeller || AUDIT_ROLES.has(user.role)) && (
+              <Link className="btn btn-ghost" to={`/audit/auction/${auctionId}`}>
+                Audit timeline
+              </Link>
+            )}
+          </div>
+        </div>
+      </div>
+
+      <section className="live-bids" aria-labelledby="live-bids-heading">
+        <div className="live-bids-header">
+          <h2 id="live-bids-heading">Live Auction</h2>
+          {isLive && (
+            <span className="live-dot" aria-hidden="true">
+              Live
+            </span>
+          )}
+        </div>
+        <p className="sr-only" aria-live="polite">
+          {latestNew
+            ? `New bid of ${formatMoney(latestNew.amount)} by ${bidderName(latestNew)}`
+            : ''}
+        </p>
+        <BidList
+          bids={auction.bids}
+          highlighted={highlighted}
+          userId={userId}
+          canChange={biddingOpen}
+          topLabel={auction.status === 'Sold' ? 'Winning bid' : 'Highest'}
+          onEdit={startEdit}
+          onDelete={startDelete}
+        />
+      </section>
+
+      {dialog?.kind === 'place' && (
+        <BidAmountDialog
+          title="Place Bid"
+          summary={highestBidLine(auction.currentBid)}
+          label="Bid Amount"
+          initialAmount=""
+          min={placeMin}
+          hint={`Enter ${formatMoney(placeMin)} or more.`}
+          submitLabel="Place Bid"
+          busyLabel="Placing..."
+          onSubmit={placeBid}
+          onClose={closeDialog}
+        />
+      )}
+      {editedBid && (
+        <BidAmountDialog
+          title="Edit Bid"
+          summary={currentBidLine(editedBid.amount)}
+          label="Edit Bid Amount"
+          initialAmount={String(editedBid.amount)}
+          min={editIsTop ? editedBid.amount : auction.currentBid + 1}
+          hint={
+            editIsTop
+              ? `Bids can only go up: enter more than ${formatMoney(editedBid.amount)}.`
+              : `Enter ${formatMoney(auction.currentBid + 1)} or more.`
+          }
+          submitLabel="Update Bid"
+          busyLabel="Updating..."
+          onSubmit={editBid}
+          onClose={closeDialog}
+        />
+      )}
+      {deletedBid && (
+        <StableConfirm
+          title="Delete Bid"
+          question="Are you sure you want to delete this bid?"
+          onAnswer={answerDelete}
+          busy={deleting}
+        />
+      )}
+    </article>
+  );
+};

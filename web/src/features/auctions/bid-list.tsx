@@ -1,0 +1,83 @@
+import type { BidView } from '@auction/contracts';
+import { memo, useMemo } from 'react';
+import { Avatar } from '../../components/avatar';
+import { formatDateTime, formatMoney } from '../../lib/format';
+
+export const bidderName = (bid: BidView) => `${bid.bidder.firstName} ${bid.bidder.lastName}`.trim();
+
+interface BidListProps {
+  bids: readonly BidView[];
+  highlighted: ReadonlySet<string>;
+  userId: string | null;
+  /** Whether the owner of a bid may still edit or delete it (the auction is open). */
+  canChange: boolean;
+  /** The badge of the top bid: 'Highest' while bidding, 'Winning bid' once sold. */
+  topLabel: string;
+  onEdit: (bid: BidView) => void;
+  onDelete: (bid: BidView) => void;
+}
+
+/** The standing bids, highest first; a bid that just arrived is highlighted. */
+export const BidList = memo(function BidList({
+  bids,
+  highlighted,
+  userId,
+  canChange,
+  topLabel,
+  onEdit,
+  onDelete,
+}: BidListProps) {
+  const sorted = useMemo(
+    () =>
+      [...bids].sort((a, b) => b.bidAmount - a.bidAmount || a.createdAt.localeCompare(b.createdAt)),
+    [bids],
+  );
+  if (sorted.length === 0) return <p className="bids-empty">No Bids Yet!!</p>;
+  return (
+    <ol className="bid-list" aria-label="Live Auction">
+      {sorted.map((bid, index) => {
+        const own = userId !== null && bid.bidder._id === userId;
+        const name = bidderName(bid);
+        return (
+          <li
+            key={bid._id}
+            className={`bid-item${highlighted.has(bid._id) ? ' bid-new' : ''}${own ? ' bid-own' : ''}`}
+          >
+            <Avatar name={name} imageUrl={bid.bidder.image?.url} size={44} />
+            <div className="bid-who">
+              <p className="bid-name">
+                {name}
+                {own && <span className="badge badge-brand">You</span>}
+                {index === 0 && <span className="badge badge-green">{topLabel}</span>}
+              </p>
+              <time className="bid-time" dateTime={bid.createdAt}>
+                {formatDateTime(bid.createdAt)}
+              </time>
+            </div>
+            <p className="bid-amount">{formatMoney(bid.amount)}</p>
+            {own && canChange && (
+              <div className="bid-actions">
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label="Edit bid"
+                  onClick={() => onEdit(bid)}
+                >
+                  Edit
+                </button>
+                <button
+                  type="button"
+                  className="icon-button danger"
+                  aria-label="Delete bid"
+                  onClick={() => onDelete(bid)}
+                >
+                  Delete
+                </button>
+              </div>
+            )}
+          </li>
+        );
+      })}
+    </ol>
+  );
+});

@@ -1,0 +1,161 @@
+import type { AuctionSocketEvent, AuctionView, BidView } from '@auction/contracts';
+import { create } from 'zustand';
+import { ApiError } from '../../lib/api-client';
+import { advanceWatch, watchAuction } from '../../lib/socket';
+import { auctionsApi } from './api';
+
+/** How long a newly placed bid stays highlighted (spec §9). */
+export const HIGHLIGHT_MS = 2200;
+
+type LoadState = 'idle' | 'loading' | 'ready' | 'missing' | 'failed';
+
+interface LiveAuctionState {
+  auctionId: string | null;
+  auction: AuctionView | null;
+  load: LoadState;
+  /** Bid ids highlighted because they just arrived. */
+  highlighted: ReadonlySet<string>;
+  open: (auctionId: string) => () => void;
+  /** Refetches and keeps whichever of the fetched view and the live one is newer. */
+  refresh: () => Promise<void>;
+  apply: (event: AuctionSocketEvent) => void;
+}
+
+const byAmountDesc = (a: BidView, b: BidView) =>
+  b.bidAmount - a.bidAmount || a.createdAt.localeCompare(b.createdAt);
+
+const withBid = (bids: readonly BidView[], bid: BidView): BidView[] =>
+  [...bids.filter((b) => b._id !== bid._id), bid].sort(byAmountDesc);
+
+const IMAGE_CHANGE = 'image';
+
+/** The auction as one realtime event leaves it. Pure, so a replay gives the same view. */
+export const applyAuctionEvent = (auction: AuctionView, event: AuctionSocketEvent): AuctionView => {
+  const next: AuctionView = { ...auction, revision: event.revision, currentBid: event.currentBid };
+  next.status = event.status;
+  switch (event.type) {
+    case 'BidPlaced':
+      if (event.bid) {
+        const known = auction.bids.some((bid) => bid._id === event.bid?._id);
+        next.bids = withBid(auction.bids, event.bid);
+        if (!known) next.bidCount = auction.bidCount + 1;
+      }
+      break;
+    case 'BidEdited':
+      if (event.bid) next.bids = withBid(auction.bids, event.bid);
+      break;
+    case 'BidRetracted':
+      if (event.bid) {
+        const id = event.bid._id;
+        next.bids = auction.bids.filter((bid) => bid._id !== id);
+        next.bidCount = Math.max(
+          0,
+          auction.bidCount - (next.bids.length < auction.bids.length ? 1 : 0),
+        );
+      }
+      break;
+    case 'AuctionEdited': {
+      const changes = event.changes ?? {};
+      for (const key of ['title', 'description', 'startingPrice', 'auctionEndTime'] as const)
+        if (key in changes) (next as Record<string, unknown>)[key] = changes[key];
+      if (IMAGE_CHANGE in changes) {
+        const image = (changes[IMAGE_CHANGE] ?? null) as AuctionView['image'];
+        next.image = image;
+        next.images = image;
+      }
+      break;
+    }
+    case 'AuctionClosed': {
+      const winner = auction.bids.find((bid) => bid.bidder._id === event.winnerId)?.bidder ?? null;
+      next.winner = winner;
+      next.finalPrice = event.finalPrice ?? null;
+      break;
+    }
+    default:
+      break;
+  }
+  return next;
+};
+
+const highlightTimers = new Map<string, ReturnType<typeof setTimeout>>();
+
+/** The auction on screen: fetched once, then kept current by the socket, revision by revision. */
+export const useLiveAuction = create<LiveAuctionState>()((set, get) => {
+  const highlight = (bidId: string) => {
+    set((state) => ({ highlighted: new Set(state.highlighted).add(bidId) }));
+    clearTimeout(highlightTimers.get(bidId));
+    highlightTimers.set(
+      bidId,
+      setTimeout(() => {
+        highlightTimers.delete(bidId);
+        set((state) => {
+          const highlighted = new Set(state.highlighted);
+          highlighted.delete(bidId);
+          return { highlighted };
+        });
+      }, HIGHLIGHT_MS),
+    );
+  };
+
+  const fetchView = async (auctionId: string): Promise<AuctionView | null> => {
+    try {
+      return (await auctionsApi.detail(auctionId)).auctionDetails;
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return null;
+      throw error;
+    }
+  };
+
+  const accept = (auctionId: string, view: AuctionView) => {
+    const current = get();
+    if (current.auctionId !== auctionId) return;
+    const previous = current.auction;
+    if (previous && previous.revision >= view.revision) return;
+    advanceWatch(auctionId, view.revision);
+    set({ auction: view, load: 'ready' });
+    // A refetch can overtake the socket: bids it brings are as new as the socket's would be.
+    if (previous)
+      for (const bid of view.bids)
+        if (!previous.bids.some((known) => known._id === bid._id)) highlight(bid._id);
+  };
+
+  return {
+    auctionId: null,
+    auction: null,
+    load: 'idle',
+    highlighted: new Set(),
+    open: (auctionId) => {
+      set({ auctionId, auction: null, load: 'loading', highlighted: new Set() });
+      let stop: (() => void) | null = null;
+      let closed = false;
+      fetchView(auctionId).then(
+        (view) => {
+          if (closed) return;
+          if (!view) return set({ load: 'missing' });
+          accept(auctionId, view);
+          stop = watchAuction(auctionId, view.revision, (event) => get().apply(event));
+        },
+        () => {
+          if (!closed) set({ load: 'failed' });
+        },
+      );
+      return () => {
+        closed = true;
+        stop?.();
+        if (get().auctionId === auctionId) set({ auctionId: null, auction: null, load: 'idle' });
+      };
+    },
+    refresh: async () => {
+      const auctionId = get().auctionId;
+      if (!auctionId) return;
+      const view = await fetchView(auctionId).catch(() => null);
+      if (view) accept(auctionId, view);
+    },
+    apply: (event) => {
+      const { auction } = get();
+      if (!auction || auction._id !== event.productId || event.revision <= auction.revision) return;
+      set({ auction: applyAuctionEvent(auction, event) });
+      if (event.type === 'BidPlaced' && event.bid) highlight(event.bid._id);
+    },
+  };
+});

@@ -1,0 +1,15 @@
+import { AuditEvent, AuditState, AuditVerification } from '@auction/contracts';
+import { z } from 'zod';
+import { call } from '../../lib/api-client';
+
+const base = (auctionId: string) => `/audit/auctions/${encodeURIComponent(auctionId)}`;
+
+export const auditApi = {
+  events: (auctionId: string) =>
+    call(`${base(auctionId)}/events`, z.object({ events: z.array(AuditEvent) })),
+  stateAt: (auctionId: string, revision: number) =>
+    call(`${base(auctionId)}/state`, z.object({ state: AuditState }), { query: { revision } }),
+  verify: (auctionId: string) =>
+    call(`${base(auctionId)}/verify`, z.object({ verification: AuditVerification })),
+  exportUrl: (auctionId: string) => `/api/v1${base(auctionId)}/export`,
+};

@@ -1,0 +1,143 @@
+import type { WinningItem, WinningsStatistics } from '@auction/contracts';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { AuctionImage } from '../../components/auction-image';
+import { formatDate, formatMoney } from '../../lib/format';
+import { dashboardApi } from './api';
+import './dashboard.css';
+
+const NO_STATISTICS: WinningsStatistics = {
+  totalItems: 0,
+  totalValue: 0,
+  totalSavings: 0,
+  averageSavings: 0,
+};
+
+const WonCard = ({ item }: { item: WinningItem }) => {
+  const savings = item.originalPrice - item.finalPrice;
+  return (
+    <li className="card won-card">
+      <div className="won-media">
+        <AuctionImage url={item.image?.url} alt={item.title} />
+        <span className="badge badge-green won-badge">Won</span>
+      </div>
+      <div className="won-body">
+        <h2 className="won-title">{item.title}</h2>
+        <p className="muted won-description">{item.description || 'No description available'}</p>
+        <div className="won-price-row">
+          <div>
+            <p className="won-price-label">Final price</p>
+            <p className="won-price">{formatMoney(item.finalPrice)}</p>
+          </div>
+          <span className={`badge ${savings >= 0 ? 'badge-green' : 'badge-amber'}`}>
+            Savings {formatMoney(savings)}
+          </span>
+        </div>
+        <dl className="won-facts">
+          <div>
+            <dt>Original Price</dt>
+            <dd>{formatMoney(item.originalPrice)}</dd>
+          </div>
+          <div>
+            <dt>Won Date</dt>
+            <dd>{formatDate(item.wonDate)}</dd>
+          </div>
+          <div>
+            <dt>Category</dt>
+            <dd>{item.category?.name ?? 'N/A'}</dd>
+          </div>
+          {item.seller ? (
+            <div>
+              <dt>Seller</dt>
+              <dd>
+                {item.seller.firstName} {item.seller.lastName}
+              </dd>
+            </div>
+          ) : null}
+        </dl>
+        <div className="won-actions">
+          <Link
+            to={`/auction/${item.id}`}
+            className="btn btn-primary btn-sm"
+            aria-label={`View Details of ${item.title}`}
+          >
+            View Details
+          </Link>
+          <button type="button" className="btn btn-ghost btn-sm" disabled title="Coming soon">
+            Contact Seller
+          </button>
+        </div>
+      </div>
+    </li>
+  );
+};
+
+/** The items the user won, with totals and savings (spec §2 Auctions Won). */
+export const AuctionsWonPage = () => {
+  const [winnings, setWinnings] = useState<WinningItem[]>([]);
+  const [statistics, setStatistics] = useState<WinningsStatistics>(NO_STATISTICS);
+  const [loading, setLoading] = useState(true);
+
+  useEffect(() => {
+    dashboardApi
+      .winnings()
+      .then((result) => {
+        setWinnings(result.winnings);
+        setStatistics(result.statistics);
+      })
+      .catch((error: unknown) => console.error('Cannot fetch user winnings', error))
+      .finally(() => setLoading(false));
+  }, []);
+
+  return (
+    <section className="dashboard-page">
+      <header className="page-header">
+        <div>
+          <h1>Auctions Won</h1>
+          <p className="muted">Everything you came out on top for.</p>
+        </div>
+      </header>
+      {loading ? (
+        <p className="dashboard-loading" role="status">
+          Loading your winnings...
+        </p>
+      ) : (
+        <>
+          <div className="grid-4 summary">
+            <div className="stat-card">
+              <p className="stat-label">Items Won</p>
+              <p className="stat-value">{statistics.totalItems}</p>
+            </div>
+            <div className="stat-card">
+              <p className="stat-label">Total Value</p>
+              <p className="stat-value">{formatMoney(statistics.totalValue)}</p>
+            </div>
+            <div className="stat-card">
+              <p className="stat-label">Total Savings</p>
+              <p className="stat-value">{formatMoney(statistics.totalSavings)}</p>
+            </div>
+            <div className="stat-card">
+              <p className="stat-label">Avg. Savings</p>
+              <p className="stat-value">{formatMoney(statistics.averageSavings)}</p>
+            </div>
+          </div>
+          {winnings.length === 0 ? (
+            <div className="empty card">
+              <h2>No Winnings Yet</h2>
+              <p>Start bidding on auctions to win amazing items</p>
+              <Link to="/auctions" className="btn btn-primary">
+                Browse Auctions
+              </Link>
+            </div>
+          ) : (
+            <ul className="won-grid">
+              {winnings.map((item) => (
+                <WonCard key={item.id} item={item} />
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+    </section>
+  );
+};

@@ -1,0 +1,210 @@
+import type { CategoryView } from '@auction/contracts';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router';
+import { z } from 'zod';
+import { dateWithCurrentTime } from '../../lib/format';
+import { notify, withLoadingToast } from '../../lib/toast';
+import { auctionsApi } from '../auctions/api';
+import {
+  descriptionField,
+  earliestEndDate,
+  endDateField,
+  fieldOfMessage,
+  latestEndDate,
+  startingPriceField,
+  titleField,
+} from './auction-form';
+import { Field, ImagePicker, fieldAria, refusalMessage } from './form-controls';
+import { useProfile } from './profile-store';
+import './dashboard.css';
+
+const CreateAuctionForm = z.object({
+  title: titleField,
+  description: descriptionField,
+  category: z.string().min(1, 'Category is required'),
+  startingPrice: startingPriceField,
+  auctionDate: endDateField(),
+});
+type CreateAuctionForm = z.infer<typeof CreateAuctionForm>;
+
+/** Title, description, category, starting price, end date and an optional image (spec §2, §5). */
+export const CreateAuctionPage = () => {
+  const navigate = useNavigate();
+  const [categories, setCategories] = useState<CategoryView[]>([]);
+  const [image, setImage] = useState<File | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<CreateAuctionForm>({
+    resolver: zodResolver(CreateAuctionForm),
+    defaultValues: { title: '', description: '', category: '', startingPrice: '', auctionDate: '' },
+  });
+
+  useEffect(() => {
+    let active = true;
+    auctionsApi
+      .categories()
+      .then(({ categories: all }) => setCategories(all))
+      .catch((error: unknown) => {
+        console.error(error);
+        if (active) notify.error('Failed to display Category');
+      });
+    return () => {
+      active = false;
+    };
+  }, []);
+
+  const onValid = async (values: CreateAuctionForm) => {
+    setFailure(null);
+    const form = new FormData();
+    form.set('title', values.title);
+    form.set('description', values.description);
+    form.set('category', values.category);
+    form.set('startingPrice', values.startingPrice);
+    form.set('auctionDate', dateWithCurrentTime(values.auctionDate));
+    if (image) form.set('image', image);
+    const refusal: { detail: string | null } = { detail: null };
+    const result = await withLoadingToast(() => auctionsApi.create(form), {
+      success: 'Auction Created',
+      failure: (error) => {
+        refusal.detail = refusalMessage(error, [400, 413, 415]);
+        return refusal.detail
+          ? `Cannot Create Auction: ${refusal.detail}`
+          : 'Cannot Create Auction';
+      },
+    });
+    if (!result) {
+      const { detail } = refusal;
+      const field = detail
+        ? fieldOfMessage(detail, {
+            title: 'title',
+            description: 'description',
+            category: 'category',
+            price: 'startingPrice',
+            date: 'auctionDate',
+          } as const)
+        : undefined;
+      if (detail && field) setError(field, { message: detail }, { shouldFocus: true });
+      setFailure(detail && !field ? detail : '');
+      return;
+    }
+    void useProfile.getState().load();
+    void navigate('/dashboard/my-auctions');
+  };
+
+  const error = (key: keyof CreateAuctionForm) => errors[key]?.message;
+  return (
+    <section className="dashboard-page">
+      <header className="page-header">
+        <div>
+          <h1>Create Auction</h1>
+          <p className="muted">
+            Describe your item, set a starting price and pick when bidding ends.
+          </p>
+        </div>
+      </header>
+      <form
+        className="card form auction-form"
+        noValidate
+        onSubmit={(event) => void handleSubmit(onValid)(event)}
+      >
+        <Field id="auction-title" label="Title" error={error('title')}>
+          <input
+            type="text"
+            maxLength={200}
+            {...fieldAria('auction-title', error('title'))}
+            {...register('title')}
+          />
+        </Field>
+        <Field id="auction-description" label="Description" error={error('description')}>
+          <textarea
+            rows={5}
+            maxLength={5000}
+            {...fieldAria('auction-description', error('description'))}
+            {...register('description')}
+          />
+        </Field>
+        <div className="field-row">
+          <div className="stack category-field">
+            <Field id="auction-category" label="Category" error={error('category')}>
+              <select
+                {...fieldAria('auction-category', error('category'))}
+                {...register('category')}
+              >
+                <option value="">Select a category</option>
+                {categories.map((category) => (
+                  <option key={category._id} value={category._id}>
+                    {category.name}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Link to="/dashboard/create-category" className="field-link">
+              Missing a category? Create one
+            </Link>
+          </div>
+          <Field
+            id="auction-price"
+            label="Starting Price"
+            error={error('startingPrice')}
+            hint="In dollars, at least $100."
+          >
+            <input
+              type="number"
+              inputMode="decimal"
+              min={100}
+              step="0.01"
+              {...fieldAria('auction-price', error('startingPrice'), true)}
+              {...register('startingPrice')}
+            />
+          </Field>
+        </div>
+        <p className="alert alert-warning" role="note">
+          The category cannot be changed after the auction is created.
+        </p>
+        <Field
+          id="auction-end-date"
+          label="Auction End Date"
+          error={error('auctionDate')}
+          hint="Bidding closes on this date at the current time of day."
+        >
+          <input
+            type="date"
+            min={earliestEndDate()}
+            max={latestEndDate()}
+            {...fieldAria('auction-end-date', error('auctionDate'), true)}
+            {...register('auctionDate')}
+          />
+        </Field>
+        <ImagePicker
+          id="auction-image"
+          label="Image"
+          file={image}
+          onSelect={setImage}
+          onRemove={() => setImage(null)}
+          previewAlt="Preview of the auction image"
+          hint="Max 10MB"
+        />
+        {failure !== null ? (
+          <div className="alert alert-danger" role="alert">
+            Failed to create auction. Please try again.
+            {failure ? <span className="alert-detail">{failure}</span> : null}
+          </div>
+        ) : null}
+        <div className="form-actions">
+          <Link to="/dashboard/my-auctions" className="btn btn-ghost">
+            Cancel
+          </Link>
+          <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
+            {isSubmitting ? 'Creating...' : 'Create Auction'}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+};

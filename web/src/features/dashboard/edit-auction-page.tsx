@@ -1,0 +1,289 @@
+import { AuctionView } from '@auction/contracts';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useMemo, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { z } from 'zod';
+import { ApiError } from '../../lib/api-client';
+import { dateInputValue, dateWithCurrentTime } from '../../lib/format';
+import { withLoadingToast } from '../../lib/toast';
+import { auctionsApi } from '../auctions/api';
+import {
+  descriptionField,
+  earliestEndDate,
+  endDateField,
+  fieldOfMessage,
+  latestEndDate,
+  startingPriceField,
+  titleField,
+} from './auction-form';
+import { Field, ImagePicker, fieldAria, refusalMessage } from './form-controls';
+import { useProfile } from './profile-store';
+import './dashboard.css';
+
+const editFormSchema = (originalDate: string) =>
+  z.object({
+    title: titleField,
+    description: descriptionField,
+    startingPrice: startingPriceField,
+    auctionEndDate: endDateField(originalDate),
+  });
+type EditAuctionForm = z.infer<ReturnType<typeof editFormSchema>>;
+
+const valuesOf = (auction: AuctionView): EditAuctionForm => ({
+  title: auction.title,
+  description: auction.description,
+  startingPrice: String(auction.startingPrice),
+  auctionEndDate: dateInputValue(auction.auctionEndTime),
+});
+
+const updateFailure = (error: unknown, refusal: { detail: string | null }): string => {
+  if (!(error instanceof ApiError) || error.status === 0) return 'Error updating auction';
+  refusal.detail = refusalMessage(error, [400, 409, 413, 415]);
+  return refusal.detail
+    ? `Failed to update auction: ${refusal.detail}`
+    : 'Failed to update auction';
+};
+
+const EditForm = ({ auction }: { auction: AuctionView }) => {
+  const navigate = useNavigate();
+  const originalDate = dateInputValue(auction.auctionEndTime);
+  const schema = useMemo(() => editFormSchema(originalDate), [originalDate]);
+  const [photo, setPhoto] = useState<File | null>(null);
+  const [photoRemoved, setPhotoRemoved] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors, isSubmitting, isDirty },
+  } = useForm<EditAuctionForm>({ resolver: zodResolver(schema), defaultValues: valuesOf(auction) });
+
+  useEffect(() => {
+    if (!isDirty) reset(valuesOf(auction));
+  }, [auction, isDirty, reset]);
+
+  const priceLocked = auction.bidCount > 0;
+  const earliest = earliestEndDate();
+  const minDate = originalDate && originalDate < earliest ? originalDate : earliest;
+
+  const onValid = async (values: EditAuctionForm) => {
+    setFailure(null);
+    const form = new FormData();
+    form.set('title', values.title);
+    form.set('description', values.description);
+    form.set('startingPrice', values.startingPrice);
+    form.set(
+      'auctionEndTime',
+      values.auctionEndDate === originalDate
+        ? auction.auctionEndTime
+        : dateWithCurrentTime(values.auctionEndDate),
+    );
+    if (photo) form.set('image', photo);
+    else if (photoRemoved) form.set('removeImage', 'true');
+    const refusal: { detail: string | null } = { detail: null };
+    const result = await withLoadingToast(() => auctionsApi.edit(auction._id, form), {
+      success: 'Auction updated successfully!',
+      failure: (error) => updateFailure(error, refusal),
+    });
+    if (!result) {
+      const { detail } = refusal;
+      const field = detail
+        ? fieldOfMessage(detail, {
+            title: 'title',
+            description: 'description',
+            price: 'startingPrice',
+            date: 'auctionEndDate',
+          } as const)
+        : undefined;
+      if (detail && field) setError(field, { message: detail }, { shouldFocus: true });
+      setFailure(detail && !field ? detail : null);
+      return;
+    }
+    const store = useProfile.getState();
+    store.setEditAuctionForm(null);
+    void store.load();
+    void navigate('/dashboard/my-auctions');
+  };
+
+  const error = (key: keyof EditAuctionForm) => errors[key]?.message;
+  return (
+    <form
+      className="card form auction-form"
+      noValidate
+      onSubmit={(event) => void handleSubmit(onValid)(event)}
+    >
+      <ImagePicker
+        id="edit-photo"
+        label="Photo"
+        file={photo}
+        savedUrl={photoRemoved ? null : auction.image?.url}
+        onSelect={(file) => {
+          setPhoto(file);
+          setPhotoRemoved(false);
+        }}
+        onRemove={() => {
+          setPhoto(null);
+          setPhotoRemoved(true);
+        }}
+        previewAlt={`Photo of ${auction.title}`}
+        hint="Max 10MB"
+      />
+      <Field id="edit-title" label="Title" error={error('title')}>
+        <input
+          type="text"
+          maxLength={200}
+          {...fieldAria('edit-title', error('title'))}
+          {...register('title')}
+        />
+      </Field>
+      <Field id="edit-description" label="Description" error={error('description')}>
+        <textarea
+          rows={5}
+          maxLength={5000}
+          {...fieldAria('edit-description', error('description'))}
+          {...register('description')}
+        />
+      </Field>
+      <div className="field-row">
+        <Field
+          id="edit-price"
+          label="Starting Price"
+          error={error('startingPrice')}
+          hint={
+            priceLocked
+              ? 'The starting price cannot change once bids are placed.'
+              : 'In dollars, at least $100.'
+          }
+        >
+          <input
+            type="number"
+            inputMode="decimal"
+            min={100}
+            step="0.01"
+            readOnly={priceLocked}
+            {...fieldAria('edit-price', error('startingPrice'), true)}
+            {...register('startingPrice')}
+          />
+        </Field>
+        <Field
+          id="edit-end-date"
+          label="Auction End Date"
+          error={error('auctionEndDate')}
+          hint="A new date keeps the current time of day."
+        >
+          <input
+            type="date"
+            min={minDate}
+            max={latestEndDate()}
+            {...fieldAria('edit-end-date', error('auctionEndDate'), true)}
+            {...register('auctionEndDate')}
+          />
+        </Field>
+      </div>
+      <p className="field-hint">Category: {auction.category.name} (cannot be changed)</p>
+      {failure ? (
+        <div className="alert alert-danger" role="alert">
+          {failure}
+        </div>
+      ) : null}
+      <div className="form-actions">
+        <Link to="/dashboard/my-auctions" className="btn btn-ghost">
+          Cancel
+        </Link>
+        <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
+          {isSubmitting ? 'Saving...' : 'Save Changes'}
+        </button>
+      </div>
+    </form>
+  );
+};
+
+const passedAuction = (state: unknown, auctionId: string): AuctionView | null => {
+  const candidate =
+    typeof state === 'object' && state !== null && 'auction' in state ? state.auction : undefined;
+  const parsed = AuctionView.safeParse(candidate);
+  return parsed.success && parsed.data._id === auctionId ? parsed.data : null;
+};
+
+const Unavailable = ({ title, text }: { title: string; text: string }) => (
+  <div className="empty card">
+    <h2>{title}</h2>
+    <p>{text}</p>
+    <Link to="/dashboard/my-auctions" className="btn btn-primary">
+      Back to My Auctions
+    </Link>
+  </div>
+);
+
+/** Edits one of the user's live auctions, found among their own by the route's id (spec §2). */
+export const EditAuctionPage = () => {
+  const { auctionId = '' } = useParams();
+  const location = useLocation();
+  const editAuctionForm = useProfile((s) => s.editAuctionForm);
+  const [auction, setAuction] = useState<AuctionView | null>(() =>
+    editAuctionForm?._id === auctionId ? editAuctionForm : passedAuction(location.state, auctionId),
+  );
+  const [lookup, setLookup] = useState<'loading' | 'found' | 'missing' | 'failed'>('loading');
+
+  useEffect(() => {
+    let active = true;
+    auctionsApi
+      .mine()
+      .then(({ auctions }) => {
+        if (!active) return;
+        const mine = auctions.find((candidate) => candidate._id === auctionId) ?? null;
+        setAuction(mine);
+        setLookup(mine ? 'found' : 'missing');
+      })
+      .catch((error: unknown) => {
+        console.error(error);
+        if (active) setLookup('failed');
+      });
+    return () => {
+      active = false;
+    };
+  }, [auctionId]);
+
+  let content;
+  if (!auction && lookup === 'loading')
+    content = (
+      <p className="dashboard-loading" role="status">
+        Loading your auction...
+      </p>
+    );
+  else if (!auction)
+    content =
+      lookup === 'failed' ? (
+        <Unavailable
+          title="Unable to load this auction"
+          text="Your auctions could not be loaded. Please try again later."
+        />
+      ) : (
+        <Unavailable
+          title="Auction not found"
+          text="There is no auction of yours at this address."
+        />
+      );
+  else if (auction.status !== 'Live')
+    content = (
+      <Unavailable
+        title="This auction can no longer be edited"
+        text={`Only live auctions can be edited; this one is ${auction.status}.`}
+      />
+    );
+  else content = <EditForm key={auction._id} auction={auction} />;
+
+  return (
+    <section className="dashboard-page">
+      <header className="page-header">
+        <div>
+          <h1>Edit Auction</h1>
+          {auction ? <p className="muted">{auction.title}</p> : null}
+        </div>
+      </header>
+      {content}
+    </section>
+  );
+};

@@ -1,0 +1,133 @@
+import type { AuctionView } from '@auction/contracts';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { Confirm } from '../../components/modal';
+import { notify, withLoadingToast } from '../../lib/toast';
+import { auctionsApi } from '../auctions/api';
+import { AuctionCard } from '../auctions/auction-card';
+import { refusalMessage } from './form-controls';
+import { useProfile } from './profile-store';
+import './dashboard.css';
+
+const OwnerActions = ({
+  auction,
+  onEdit,
+  onDelete,
+}: {
+  auction: AuctionView;
+  onEdit: () => void;
+  onDelete: () => void;
+}) => (
+  <>
+    {auction.status === 'Live' ? (
+      <Link
+        to={`/dashboard/edit-auction/${auction._id}`}
+        state={{ auction }}
+        className="btn btn-ghost btn-sm"
+        aria-label={`Edit ${auction.title}`}
+        onClick={onEdit}
+      >
+        Edit
+      </Link>
+    ) : null}
+    <button
+      type="button"
+      className="btn btn-danger btn-sm"
+      aria-label={`Delete ${auction.title}`}
+      onClick={onDelete}
+    >
+      Delete
+    </button>
+  </>
+);
+
+/** The user's own auctions, to edit (live ones) or delete (spec §2). */
+export const MyAuctionsPage = () => {
+  const setEditAuctionForm = useProfile((s) => s.setEditAuctionForm);
+  const [auctions, setAuctions] = useState<AuctionView[]>([]);
+  const [loading, setLoading] = useState(true);
+  const [deleting, setDeleting] = useState<AuctionView | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    let active = true;
+    auctionsApi
+      .mine()
+      .then(({ auctions: mine }) => setAuctions(mine.filter((a) => a.status !== 'Cancelled')))
+      .catch((error: unknown) => {
+        console.error(error);
+        if (active) notify.error('Cannot fetch Auctions');
+      })
+      .finally(() => setLoading(false));
+    return () => {
+      active = false;
+    };
+  }, []);
+
+  const remove = async (auction: AuctionView) => {
+    setBusy(true);
+    const result = await withLoadingToast(() => auctionsApi.remove(auction._id), {
+      success: 'Auction Deleted Successfully',
+      failure: (error) => refusalMessage(error, [409]) ?? 'Cannot Delete Auction',
+    });
+    setBusy(false);
+    setDeleting(null);
+    if (!result) return;
+    setAuctions((list) => list.filter((a) => a._id !== auction._id));
+    void useProfile.getState().load();
+  };
+
+  return (
+    <section className="dashboard-page">
+      <header className="page-header">
+        <div>
+          <h1>My Auctions</h1>
+          <p className="muted">Everything you have put up for auction.</p>
+        </div>
+        <Link to="/dashboard/create-auction" className="btn btn-primary">
+          Create Auction
+        </Link>
+      </header>
+      {loading ? (
+        <p className="dashboard-loading" role="status">
+          Loading your auctions...
+        </p>
+      ) : auctions.length === 0 ? (
+        <div className="empty card">
+          <h2>No Auctions Yet</h2>
+          <p>Put your first item up for auction and watch the bids come in.</p>
+          <Link to="/dashboard/create-auction" className="btn btn-primary">
+            Create Auction
+          </Link>
+        </div>
+      ) : (
+        <ul className="grid auction-grid mine-grid">
+          {auctions.map((auction) => (
+            <li key={auction._id}>
+              <AuctionCard
+                auction={auction}
+                headingLevel="h2"
+                showStatus
+                actions={
+                  <OwnerActions
+                    auction={auction}
+                    onEdit={() => setEditAuctionForm(auction)}
+                    onDelete={() => setDeleting(auction)}
+                  />
+                }
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+      {deleting ? (
+        <Confirm
+          title="Delete Auction"
+          question={`Are you sure you want to delete "${deleting.title}"?`}
+          busy={busy}
+          onAnswer={(yes) => (yes ? void remove(deleting) : setDeleting(null))}
+        />
+      ) : null}
+    </section>
+  );
+};

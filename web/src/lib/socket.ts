@@ -1,0 +1,132 @@
+import {
+  AuctionSocketEvent,
+  BidNotification,
+  socketEventNames,
+  type SocketAck,
+} from '@auction/contracts';
+import { type Socket, io } from 'socket.io-client';
+
+/** Spec §9: reconnection on, at most 5 attempts, 1-5 s apart, 20 s time-out. */
+export const SOCKET_OPTIONS = {
+  withCredentials: true,
+  reconnection: true,
+  reconnectionAttempts: 5,
+  reconnectionDelay: 1000,
+  reconnectionDelayMax: 5000,
+  timeout: 20_000,
+} as const;
+const MAX_FAILURES = 5;
+
+const auctionEventNames = [...new Set(Object.values(socketEventNames))];
+
+type AuctionListener = (event: AuctionSocketEvent) => void;
+type NotificationListener = (notification: BidNotification) => void;
+
+interface Watch {
+  auctionId: string;
+  /** The last revision applied; events at or below it are stale. */
+  revision: number;
+  listener: AuctionListener;
+}
+
+let socket: Socket | null = null;
+let failures = 0;
+let watch: Watch | null = null;
+const notificationListeners = new Set<NotificationListener>();
+
+const askForEventsAfter = (current: Watch) => {
+  socket?.emit(
+    'auction:watch',
+    { auctionId: current.auctionId, afterRevision: current.revision },
+    (ack: SocketAck) => {
+      if (!ack.ok) console.warn('auction:watch refused', ack.error);
+    },
+  );
+};
+
+// Events arrive in revision order; a repeat is dropped and a gap asks the server for the tail.
+const receiveAuctionEvent = (payload: unknown) => {
+  const parsed = AuctionSocketEvent.safeParse(payload);
+  const current = watch;
+  if (!parsed.success || !current || parsed.data.productId !== current.auctionId) return;
+  const event = parsed.data;
+  if (event.revision <= current.revision) return;
+  if (event.revision > current.revision + 1) return askForEventsAfter(current);
+  current.revision = event.revision;
+  current.listener(event);
+};
+
+const receiveNotification = (payload: unknown) => {
+  const parsed = BidNotification.safeParse(payload);
+  if (parsed.success) notificationListeners.forEach((listener) => listener(parsed.data));
+};
+
+/** The one socket of this tab: connected lazily, on first use, with the session cookie. */
+const ensureSocket = (): Socket => {
+  if (socket) return socket;
+  const created = io(SOCKET_OPTIONS);
+  socket = created;
+  failures = 0;
+  created.on('connect', () => {
+    failures = 0;
+    if (watch) askForEventsAfter(watch);
+  });
+  created.on('connect_error', () => {
+    failures += 1;
+    if (failures >= MAX_FAILURES) dropSocket();
+  });
+  created.on('disconnect', (reason) => {
+    if (reason === 'io server disconnect') created.connect();
+  });
+  for (const name of auctionEventNames) created.on(name, receiveAuctionEvent);
+  created.on('bidNotification', receiveNotification);
+  return created;
+};
+
+const dropSocket = () => {
+  socket?.removeAllListeners();
+  socket?.disconnect();
+  socket = null;
+};
+
+/**
+ * Follows one auction from `revision` on: the server replays what came after it, then streams
+ * each new event; `listener` sees every revision once, in order. Returns the stop function.
+ */
+export const watchAuction = (
+  auctionId: string,
+  revision: number,
+  listener: AuctionListener,
+): (() => void) => {
+  const previous = watch;
+  const current: Watch = { auctionId, revision, listener };
+  watch = current;
+  const live = ensureSocket();
+  if (previous && previous.auctionId !== auctionId)
+    live.emit('auction:unwatch', { auctionId: previous.auctionId });
+  if (live.connected) askForEventsAfter(current);
+  return () => {
+    if (watch !== current) return;
+    watch = null;
+    socket?.emit('auction:unwatch', { auctionId });
+  };
+};
+
+/** Moves the watch forward after a refetch showed a newer revision than the socket has applied. */
+export const advanceWatch = (auctionId: string, revision: number): void => {
+  if (watch?.auctionId === auctionId && revision > watch.revision) watch.revision = revision;
+};
+
+/** Listens for the user's `bidNotification` events; returns the function that stops listening. */
+export const onBidNotification = (listener: NotificationListener): (() => void) => {
+  ensureSocket();
+  notificationListeners.add(listener);
+  return () => notificationListeners.delete(listener);
+};
+
+/** After login or logout the handshake must carry the new cookie: reconnect if connected. */
+export const renewSocketSession = (): void => {
+  if (!socket) return;
+  socket.disconnect();
+  socket.connect();
+};
