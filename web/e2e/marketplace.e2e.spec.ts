@@ -233,6 +233,18 @@ describe('a day on the marketplace, in a real browser', () => {
     await phone.page.goto(auctionUrl);
     await expect(phone.page.getByRole('heading', { name: title })).toBeVisible();
     vitestExpect(await overflow()).toBeLessThanOrEqual(0);
+    await logIn(phone.page, bidderAccount);
+    for (const path of [
+      '/dashboard/my-profile',
+      '/dashboard/history',
+      '/dashboard/create-auction',
+    ]) {
+      await phone.page.goto(path);
+      await expect(phone.page.getByRole('button', { name: 'Log Out' })).toBeVisible();
+      vitestExpect(await overflow()).toBeLessThanOrEqual(0);
+    }
+    await phone.page.goto(auctionUrl);
+    await expect(phone.page.getByRole('heading', { name: title })).toBeVisible();
   });
 
   test('an auction ending seconds ahead counts down to zero and is won', async () => {
