@@ -62,6 +62,8 @@ export class RealtimeGateway {
   private inFlight: string | undefined;
   /** Global position of the last event of each auction the gateway processed. */
   private readonly lastOfAuction = new Map<string, number>();
+  /** Watches in progress per auction: only they need `lastOfAuction`, so it stays small. */
+  private readonly watchesInProgress = new Map<string, number>();
   private readonly followed = new Map<string, Followed>();
 
   constructor(
@@ -169,6 +171,7 @@ export class RealtimeGateway {
     if (!parsed.success) return invalid(ack, 'auction:watch takes {auctionId, afterRevision?}');
     const { auctionId, afterRevision } = parsed.data;
     const streamId = auctionStream(auctionId);
+    this.watchesInProgress.set(auctionId, (this.watchesInProgress.get(auctionId) ?? 0) + 1);
     try {
       let state = initialState;
       let folded = -1;
@@ -219,6 +222,13 @@ export class RealtimeGateway {
         ok: false,
         error: { code: 'UNAVAILABLE', message: errorCatalog.UNAVAILABLE.message },
       });
+    } finally {
+      const left = (this.watchesInProgress.get(auctionId) ?? 1) - 1;
+      if (left > 0) this.watchesInProgress.set(auctionId, left);
+      else {
+        this.watchesInProgress.delete(auctionId);
+        this.lastOfAuction.delete(auctionId);
+      }
     }
   }
 
@@ -234,7 +244,9 @@ export class RealtimeGateway {
       try {
         await this.broadcastAuctionEvent(event, recorded);
       } finally {
-        this.lastOfAuction.set(auctionId, recorded.position);
+        // A watch that began before this event was broadcast must not join without it.
+        if (this.watchesInProgress.has(auctionId))
+          this.lastOfAuction.set(auctionId, recorded.position);
         this.broadcastPosition = recorded.position;
         this.inFlight = undefined;
       }
