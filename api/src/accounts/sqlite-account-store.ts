@@ -35,6 +35,8 @@ const toAccount = (row: Row): Account => ({
  */
 export class SqliteAccountStore implements UserDirectory {
   private readonly db: Database.Database;
+  /** Read on every authenticated request (passport's deserializeUser). */
+  private selectById: Database.Statement | undefined;
 
   constructor(filename: string) {
     this.db = new Database(filename);
@@ -84,7 +86,8 @@ export class SqliteAccountStore implements UserDirectory {
   }
 
   byId(id: string): Account | undefined {
-    const row = this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as Row | undefined;
+    this.selectById ??= this.db.prepare('SELECT * FROM accounts WHERE id = ?');
+    const row = this.selectById.get(id) as Row | undefined;
     return row && toAccount(row);
   }
 

@@ -87,6 +87,19 @@ describe('SqliteSessionStore', () => {
     expect(store.countForUser('alice')).toBe(0);
   });
 
+  it('a touch within a minute of the written expiry writes nothing; a later one slides it', async () => {
+    const expiresAt = now + HOUR_MS;
+    await set('s1', session(expiresAt, 'alice'));
+    await touch('s1', session(expiresAt + 30_000, 'alice'));
+    now = expiresAt;
+    expect(await get('s1')).toBeNull();
+
+    await set('s2', session(now + HOUR_MS, 'alice'));
+    await touch('s2', session(now + HOUR_MS + 90_000, 'alice'));
+    now += HOUR_MS + 60_000;
+    expect(await get('s2')).not.toBeNull();
+  });
+
   it('touch does not bring back a destroyed session', async () => {
     await set('s1', session(now + HOUR_MS, 'alice'));
     await destroy('s1');

@@ -3,6 +3,9 @@ import session from 'express-session';
 
 type Callback = (error?: unknown) => void;
 
+/** A rolling session's new expiry is written at most this often (it slides by a week). */
+const TOUCH_EVERY_MS = 60_000;
+
 const userOf = (sess: session.SessionData): string | null => {
   const user = (sess as { passport?: { user?: unknown } }).passport?.user;
   return typeof user === 'string' ? user : null;
@@ -14,6 +17,9 @@ const userOf = (sess: session.SessionData): string | null => {
  */
 export class SqliteSessionStore extends session.Store {
   private readonly db: Database.Database;
+  private readonly statements: ReturnType<SqliteSessionStore['prepareStatements']>;
+  /** The expiry last written per session, so a rolling touch writes only when it moves enough. */
+  private readonly writtenExpiry = new Map<string, number>();
 
   constructor(
     filename: string,
@@ -23,6 +29,8 @@ export class SqliteSessionStore extends session.Store {
     this.db = new Database(filename);
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('journal_mode = WAL');
+    // A session lost to a power cut only means logging in again: no fsync per request.
+    this.db.pragma('synchronous = NORMAL');
     this.db.exec(`CREATE TABLE IF NOT EXISTS sessions (
       sid TEXT PRIMARY KEY,
       user_id TEXT,
@@ -31,6 +39,21 @@ export class SqliteSessionStore extends session.Store {
     );
     CREATE INDEX IF NOT EXISTS sessions_user ON sessions (user_id);
     CREATE INDEX IF NOT EXISTS sessions_expires ON sessions (expires);`);
+    this.statements = this.prepareStatements();
+  }
+
+  private prepareStatements() {
+    return {
+      get: this.db.prepare<[string], { data: string; expires: number }>(
+        'SELECT data, expires FROM sessions WHERE sid = ?',
+      ),
+      set: this.db.prepare<[string, string | null, number, string]>(
+        `INSERT INTO sessions (sid, user_id, expires, data) VALUES (?, ?, ?, ?)
+         ON CONFLICT (sid) DO UPDATE SET user_id = excluded.user_id, expires = excluded.expires, data = excluded.data`,
+      ),
+      touch: this.db.prepare<[number, string]>('UPDATE sessions SET expires = ? WHERE sid = ?'),
+      destroy: this.db.prepare<[string]>('DELETE FROM sessions WHERE sid = ?'),
+    };
   }
 
   override get(
@@ -38,10 +61,14 @@ export class SqliteSessionStore extends session.Store {
     callback: (error: unknown, session?: session.SessionData | null) => void,
   ): void {
     try {
-      const row = this.db.prepare('SELECT data, expires FROM sessions WHERE sid = ?').get(sid) as
-        { data: string; expires: number } | undefined;
-      if (!row || row.expires <= this.now()) callback(null, null);
-      else callback(null, JSON.parse(row.data) as session.SessionData);
+      const row = this.statements.get.get(sid);
+      if (!row || row.expires <= this.now()) {
+        this.writtenExpiry.delete(sid);
+        callback(null, null);
+      } else {
+        this.writtenExpiry.set(sid, row.expires);
+        callback(null, JSON.parse(row.data) as session.SessionData);
+      }
     } catch (error) {
       callback(error);
     }
@@ -49,12 +76,9 @@ export class SqliteSessionStore extends session.Store {
 
   override set(sid: string, sess: session.SessionData, callback?: Callback): void {
     try {
-      this.db
-        .prepare(
-          `INSERT INTO sessions (sid, user_id, expires, data) VALUES (?, ?, ?, ?)
-           ON CONFLICT (sid) DO UPDATE SET user_id = excluded.user_id, expires = excluded.expires, data = excluded.data`,
-        )
-        .run(sid, userOf(sess), this.expiry(sess), JSON.stringify(sess));
+      const expires = this.expiry(sess);
+      this.statements.set.run(sid, userOf(sess), expires, JSON.stringify(sess));
+      this.writtenExpiry.set(sid, expires);
       if (Math.random() < 0.01) this.purge();
       callback?.();
     } catch (error) {
@@ -64,7 +88,11 @@ export class SqliteSessionStore extends session.Store {
 
   override touch(sid: string, sess: session.SessionData, callback?: Callback): void {
     try {
-      this.db.prepare('UPDATE sessions SET expires = ? WHERE sid = ?').run(this.expiry(sess), sid);
+      const expires = this.expiry(sess);
+      if (expires - (this.writtenExpiry.get(sid) ?? 0) >= TOUCH_EVERY_MS) {
+        this.statements.touch.run(expires, sid);
+        this.writtenExpiry.set(sid, expires);
+      }
       callback?.();
     } catch (error) {
       callback?.(error);
@@ -73,7 +101,8 @@ export class SqliteSessionStore extends session.Store {
 
   override destroy(sid: string, callback?: Callback): void {
     try {
-      this.db.prepare('DELETE FROM sessions WHERE sid = ?').run(sid);
+      this.statements.destroy.run(sid);
+      this.writtenExpiry.delete(sid);
       callback?.();
     } catch (error) {
       callback?.(error);
@@ -82,6 +111,10 @@ export class SqliteSessionStore extends session.Store {
 
   /** Ends every session of a user; returns how many there were. */
   destroyUser(userId: string): number {
+    for (const sid of this.db
+      .prepare<[string], { sid: string }>('SELECT sid FROM sessions WHERE user_id = ?')
+      .all(userId))
+      this.writtenExpiry.delete(sid.sid);
     return this.db.prepare('DELETE FROM sessions WHERE user_id = ?').run(userId).changes;
   }
 
@@ -103,6 +136,7 @@ export class SqliteSessionStore extends session.Store {
   }
 
   private purge(): void {
+    this.writtenExpiry.clear();
     this.db.prepare('DELETE FROM sessions WHERE expires <= ?').run(this.now());
   }
 }
