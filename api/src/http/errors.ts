@@ -15,6 +15,10 @@ const bodyParserStatus = (error: unknown): { status: number; message: string } |
     return { status: 415, message: 'Unsupported request encoding' };
   if (type === 'charset.unsupported')
     return { status: 415, message: 'Unsupported request charset' };
+  // body-parser's 400 for a body it could not read (e.g. a Content-Encoding it cannot decode).
+  const { status, expose } = error as { status?: unknown; expose?: unknown };
+  if (status === 400 && expose === true)
+    return { status: 400, message: 'The request body could not be read' };
   return undefined;
 };
 

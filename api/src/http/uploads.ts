@@ -3,16 +3,30 @@ import { mkdirSync } from 'node:fs';
 import { unlink, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { DomainError, rejection } from '@auction/contracts';
-import multer from 'multer';
+import type { RequestHandler } from 'express';
+import multer, { MulterError } from 'multer';
 
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 export const UPLOADS_PATH = '/uploads';
 
-/** The optional `image` file of a multipart form, held in memory up to 10 MB (413 beyond). */
-export const imageUpload = multer({
+const singleImage = multer({
   storage: multer.memoryStorage(),
   limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 30, fieldSize: 64 * 1024, parts: 40 },
 }).single('image');
+
+/**
+ * The optional `image` file of a multipart form, held in memory up to 10 MB (413 beyond). A form
+ * the parser cannot read (truncated, malformed) is the client's error: 400, not 500.
+ */
+export const imageUpload: RequestHandler = (req, res, next) =>
+  singleImage(req, res, (error?: unknown) => {
+    if (error === undefined || error === null || error instanceof MulterError) return next(error);
+    next(
+      new DomainError(
+        rejection('VALIDATION_FAILED', undefined, 'Invalid upload: the form could not be read'),
+      ),
+    );
+  });
 
 const startsWith = (buffer: Buffer, bytes: readonly number[], offset = 0) =>
   buffer.length >= offset + bytes.length && bytes.every((b, i) => buffer[offset + i] === b);
