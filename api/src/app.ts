@@ -8,6 +8,7 @@ import { authRoutes } from './http/auth/routes';
 import { bidRoutes } from './http/bids/routes';
 import { csrfGuard } from './http/csrf';
 import { errorHandler, notFound } from './http/errors';
+import { openApiRoute } from './http/openapi';
 import { respond } from './http/respond';
 import { sessionMiddleware } from './http/session';
 import { UPLOADS_PATH } from './http/uploads';
@@ -45,6 +46,7 @@ export const createApp = (deps: AppDeps, port: () => number) => {
   api.use(passport.session());
   api.use((req, res, next) => csrfGuard(allowedOrigins(deps, port()))(req, res, next));
   api.get('/health', (_req, res) => respond(res, 200, 'OK'));
+  api.get('/openapi.json', openApiRoute);
   api.use('/auth', authRoutes(deps, passport));
   api.use('/auction', auctionRoutes(deps, passport));
   api.use('/user', userRoutes(deps, passport));

@@ -49,7 +49,7 @@ const Identity = z.object({
 });
 type Identity = z.infer<typeof Identity>;
 
-const GoogleLoginBody = z.object({ credential: z.string().min(1).max(10_000) });
+export const GoogleLoginBody = z.object({ credential: z.string().min(1).max(10_000) });
 
 interface Provider {
   readonly config: Configuration;

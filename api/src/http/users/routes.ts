@@ -17,7 +17,7 @@ import { SESSION_COOKIE } from '../session';
 import { parseInput } from '../validate';
 import { deleteAccount } from './delete-account';
 
-const HistoryQuery = z.object({
+export const HistoryQuery = z.object({
   type: z
     .enum(['all', 'created', 'won', 'bid'], {
       error: 'type must be one of all, created, won, bid',

@@ -1,0 +1,536 @@
+import {
+  AuctionView,
+  AuditEvent,
+  AuditState,
+  AuditVerification,
+  BidView,
+  CategoryView,
+  HistoryEntry,
+  Id,
+  ImageView,
+  NotificationView,
+  ProfileStatistics,
+  RecentActivity,
+  WinningItem,
+  WinningsStatistics,
+} from '@auction/contracts';
+import type { RequestHandler } from 'express';
+import { z } from 'zod';
+import { roles } from '../accounts/account';
+import { AuditPoint } from '../audit/audit-point';
+import {
+  AuctionFilters,
+  AuctionIdParams,
+  AuctionIdQuery,
+  CreateAuctionBody,
+  CreateCategoryBody,
+  EditAuctionBody,
+} from './auctions/schemas';
+import { GoogleLoginBody } from './auth/google';
+import { LoginBody, SignupBody } from './auth/schemas';
+import { BidParams, EditBidBody, PlaceBidBody } from './bids/schemas';
+import { MAX_IMAGE_BYTES } from './uploads';
+import { SESSION_COOKIE } from './session';
+import { HistoryQuery } from './users/routes';
+
+export const API_BASE = '/api/v1';
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** One route as the document describes it; `path` is under `/api/v1`, parameters as `{name}`. */
+export interface Operation {
+  readonly method: Method;
+  readonly path: string;
+  readonly summary: string;
+  /** `user`: needs a session cookie (401 without one). */
+  readonly auth: 'none' | 'user';
+  readonly params?: z.ZodObject;
+  readonly query?: z.ZodType;
+  readonly body?: z.ZodType;
+  /** The body may also come as multipart/form-data with an optional `image` file. */
+  readonly multipart?: boolean;
+  readonly ok: 200 | 201 | 302;
+  /** What the success envelope carries beside `success` and `message`. */
+  readonly payload?: Readonly<Record<string, z.ZodType>>;
+  /** A body that is not the JSON envelope (the document itself, an NDJSON export). */
+  readonly raw?: { readonly contentType: string; readonly schema?: z.ZodType };
+}
+
+const SessionUser = z.object({
+  _id: z.string(),
+  id: z.string(),
+  name: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  role: z.enum(roles),
+  image: ImageView,
+  createdAt: z.string(),
+});
+
+const Profile = z.object({
+  user: SessionUser.extend({ products: z.array(AuctionView), winnings: z.array(WinningItem) }),
+  statistics: ProfileStatistics,
+  recentActivity: z.array(RecentActivity),
+});
+
+const AuditIdParams = z.object({ id: Id });
+
+/** Every route of `/api/v1`; a test checks this list against what the routers register. */
+export const operations: readonly Operation[] = [
+  { method: 'get', path: '/health', summary: 'The server can serve', auth: 'none', ok: 200 },
+  {
+    method: 'get',
+    path: '/openapi.json',
+    summary: 'This document',
+    auth: 'none',
+    ok: 200,
+    raw: { contentType: 'application/json' },
+  },
+  {
+    method: 'post',
+    path: '/auth/signup',
+    summary: 'Create an account (optional photo)',
+    auth: 'none',
+    body: SignupBody,
+    multipart: true,
+    ok: 201,
+  },
+  {
+    method: 'post',
+    path: '/auth/login',
+    summary: 'Log in with e-mail and password',
+    auth: 'none',
+    body: LoginBody,
+    ok: 200,
+    payload: { user: SessionUser },
+  },
+  { method: 'post', path: '/auth/logout', summary: 'End the session', auth: 'none', ok: 200 },
+  {
+    method: 'get',
+    path: '/auth/me',
+    summary: 'The signed-in user',
+    auth: 'user',
+    ok: 200,
+    payload: { user: SessionUser },
+  },
+  {
+    method: 'get',
+    path: '/auth/google',
+    summary: 'Start Google sign-in (redirects to the provider)',
+    auth: 'none',
+    ok: 302,
+  },
+  {
+    method: 'get',
+    path: '/auth/google/callback',
+    summary: "The provider's redirect back (redirects into the app)",
+    auth: 'none',
+    query: z.object({ code: z.string().optional(), state: z.string().optional() }),
+    ok: 302,
+  },
+  {
+    method: 'post',
+    path: '/auth/google-login',
+    summary: 'Log in with a Google-signed ID token',
+    auth: 'none',
+    body: GoogleLoginBody,
+    ok: 200,
+    payload: { user: SessionUser },
+  },
+  {
+    method: 'post',
+    path: '/auction/createAuction',
+    summary: 'Create an auction (optional image)',
+    auth: 'user',
+    body: CreateAuctionBody,
+    multipart: true,
+    ok: 201,
+    payload: { auction: AuctionView.nullable() },
+  },
+  {
+    method: 'get',
+    path: '/auction/getAuctions',
+    summary: "The signed-in user's auctions",
+    auth: 'user',
+    ok: 200,
+    payload: { auctions: z.array(AuctionView) },
+  },
+  {
+    method: 'delete',
+    path: '/auction/deleteAuction/{id}',
+    summary: 'Cancel an own auction',
+    auth: 'user',
+    params: AuctionIdParams,
+    ok: 200,
+  },
+  {
+    method: 'get',
+    path: '/auction/fetchAllAuctions',
+    summary: 'Live auctions, by title and category',
+    auth: 'none',
+    query: AuctionFilters,
+    ok: 200,
+    payload: { auctions: z.array(AuctionView) },
+  },
+  {
+    method: 'get',
+    path: '/auction/fetchSpecificAuction',
+    summary: "An auction's detail with every standing bid",
+    auth: 'none',
+    query: AuctionIdQuery,
+    ok: 200,
+    payload: { auctionDetails: AuctionView },
+  },
+  {
+    method: 'get',
+    path: '/auction/featured',
+    summary: 'Featured auctions',
+    auth: 'none',
+    ok: 200,
+    payload: { featured: z.array(AuctionView) },
+  },
+  {
+    method: 'patch',
+    path: '/auction/editAuction/{id}',
+    summary: 'Edit an own auction (optional new image)',
+    auth: 'user',
+    params: AuctionIdParams,
+    body: EditAuctionBody,
+    multipart: true,
+    ok: 200,
+    payload: { auction: AuctionView },
+  },
+  {
+    method: 'post',
+    path: '/auction/createCategory',
+    summary: 'Create a category',
+    auth: 'user',
+    body: CreateCategoryBody,
+    ok: 201,
+    payload: { category: CategoryView.nullable() },
+  },
+  {
+    method: 'get',
+    path: '/auction/getAllCategories',
+    summary: 'Every category',
+    auth: 'none',
+    ok: 200,
+    payload: { categories: z.array(CategoryView) },
+  },
+  {
+    method: 'get',
+    path: '/auction/notifications',
+    summary: "The signed-in user's notifications",
+    auth: 'user',
+    ok: 200,
+    payload: { data: z.array(NotificationView) },
+  },
+  {
+    method: 'patch',
+    path: '/auction/notifications/mark-read',
+    summary: 'Mark every notification read',
+    auth: 'user',
+    ok: 200,
+  },
+  {
+    method: 'delete',
+    path: '/auction/notifications/clear',
+    summary: 'Clear every notification',
+    auth: 'user',
+    ok: 200,
+  },
+  {
+    method: 'get',
+    path: '/user/profile',
+    summary: 'Profile, statistics and recent activity',
+    auth: 'user',
+    ok: 200,
+    payload: { data: Profile },
+  },
+  {
+    method: 'get',
+    path: '/user/history',
+    summary: 'Auctions created, bid on and won',
+    auth: 'user',
+    query: HistoryQuery,
+    ok: 200,
+    payload: { history: z.array(HistoryEntry) },
+  },
+  {
+    method: 'get',
+    path: '/user/winnings',
+    summary: 'Auctions won and their statistics',
+    auth: 'user',
+    ok: 200,
+    payload: { winnings: z.array(WinningItem), statistics: WinningsStatistics },
+  },
+  {
+    method: 'delete',
+    path: '/user/delete-account',
+    summary: 'Delete the account and its personal data',
+    auth: 'user',
+    ok: 200,
+  },
+  {
+    method: 'post',
+    path: '/bid/placeBid',
+    summary: 'Bid on an auction',
+    auth: 'user',
+    body: PlaceBidBody,
+    ok: 201,
+    payload: { newBid: BidView, currentBid: z.number() },
+  },
+  {
+    method: 'put',
+    path: '/bid/editBid/{bidId}',
+    summary: 'Raise an own bid',
+    auth: 'user',
+    params: BidParams,
+    body: EditBidBody,
+    ok: 200,
+    payload: { updatedBid: BidView, currentBid: z.number() },
+  },
+  {
+    method: 'delete',
+    path: '/bid/deleteBid/{bidId}',
+    summary: 'Retract an own bid',
+    auth: 'user',
+    params: BidParams,
+    ok: 200,
+    payload: { currentBid: z.number() },
+  },
+  {
+    method: 'get',
+    path: '/audit/auctions/{id}/events',
+    summary: "An auction's stored events (Auditor, Admin or its seller)",
+    auth: 'user',
+    params: AuditIdParams,
+    ok: 200,
+    payload: {
+      auctionId: z.string(),
+      lastRevision: z.number().int().nullable(),
+      events: z.array(AuditEvent),
+    },
+  },
+  {
+    method: 'get',
+    path: '/audit/auctions/{id}/state',
+    summary: 'The auction folded through a revision or a time',
+    auth: 'user',
+    params: AuditIdParams,
+    query: AuditPoint,
+    ok: 200,
+    payload: { state: AuditState },
+  },
+  {
+    method: 'get',
+    path: '/audit/auctions/{id}/verify',
+    summary: "Check the auction's hash chain and read models",
+    auth: 'user',
+    params: AuditIdParams,
+    ok: 200,
+    payload: { verification: AuditVerification },
+  },
+  {
+    method: 'get',
+    path: '/audit/auctions/{id}/export',
+    summary: "The auction's events as NDJSON, one per line",
+    auth: 'user',
+    params: AuditIdParams,
+    ok: 200,
+    raw: { contentType: 'application/x-ndjson', schema: AuditEvent },
+  },
+];
+
+type JsonSchema = Record<string, unknown>;
+type Params = NonNullable<Parameters<typeof z.toJSONSchema>[1]>;
+
+const isEmpty = (schema: JsonSchema) =>
+  Object.keys(schema).every((key) => key === '$schema' || key === 'default');
+
+const looksLikeId = (schema: z.core.$ZodType) =>
+  z.safeParse(schema, 'a0b1c2d3-e4f5-4a6b-8c7d-9e0f1a2b3c4d').success &&
+  !z.safeParse(schema, 'not an id!').success &&
+  !z.safeParse(schema, 42).success;
+
+const idSchema = (): JsonSchema => {
+  const { $schema: _, ...rest } = z.toJSONSchema(Id);
+  return rest;
+};
+
+/**
+ * Input schemas: a `z.custom` check (used so that each problem gets the spec's message) is opaque
+ * to JSON Schema, so a pipe out of one is described by what follows it, and a bare one that
+ * accepts exactly ids by `Id`.
+ */
+const inputParams: Params = {
+  io: 'input',
+  target: 'draft-2020-12',
+  unrepresentable: 'any',
+  override: (ctx) => {
+    if (!isEmpty(ctx.jsonSchema)) return;
+    const def = ctx.zodSchema._zod.def;
+    if (def.type === 'pipe') {
+      const { $schema: _, ...out } = z.toJSONSchema(def.out, inputParams);
+      Object.assign(ctx.jsonSchema, out);
+    }
+    if (isEmpty(ctx.jsonSchema) && looksLikeId(ctx.zodSchema))
+      Object.assign(ctx.jsonSchema, idSchema());
+  },
+};
+
+const inputSchema = (schema: z.ZodType): JsonSchema => {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, inputParams) as JsonSchema;
+  return rest;
+};
+
+const parametersOf = (schema: z.ZodType | undefined, place: 'path' | 'query') => {
+  if (!schema) return [];
+  const json = inputSchema(schema);
+  const required = new Set((json.required as string[] | undefined) ?? []);
+  return Object.entries((json.properties as Record<string, JsonSchema> | undefined) ?? {}).map(
+    ([name, property]) => ({
+      name,
+      in: place,
+      required: place === 'path' || required.has(name),
+      schema: property,
+    }),
+  );
+};
+
+const IMAGE = {
+  type: 'string',
+  contentMediaType: 'application/octet-stream',
+  description: `JPEG, PNG, WebP or GIF (checked by content), at most ${MAX_IMAGE_BYTES / 2 ** 20} MB`,
+};
+
+const requestBodyOf = (op: Operation) => {
+  if (!op.body) return undefined;
+  const json = inputSchema(op.body);
+  const content: Record<string, unknown> = { 'application/json': { schema: json } };
+  if (op.multipart) {
+    const properties = { ...((json.properties as JsonSchema | undefined) ?? {}), image: IMAGE };
+    content['multipart/form-data'] = {
+      schema: { ...json, properties },
+      encoding: { image: { contentType: 'image/jpeg, image/png, image/webp, image/gif' } },
+    };
+  }
+  return { required: true, content };
+};
+
+const outputSchema = (schema: z.ZodType): JsonSchema => {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+  }) as JsonSchema;
+  return rest;
+};
+
+const operationId = (op: Operation) =>
+  `${op.method}${op.path.replace(/\{(\w+)\}/g, 'By-$1').replace(/[^A-Za-z0-9]+(.)?/g, (_, c?: string) => (c ?? '').toUpperCase())}`;
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+const buildDocument = () => {
+  const registry = z.registry<{ id: string }>();
+  const views: Record<string, z.ZodType> = {
+    AuctionView,
+    BidView,
+    CategoryView,
+    NotificationView,
+    HistoryEntry,
+    WinningItem,
+    WinningsStatistics,
+    ProfileStatistics,
+    RecentActivity,
+    SessionUser,
+    AuditEvent,
+    AuditState,
+    AuditVerification,
+  };
+  for (const [id, schema] of Object.entries(views)) registry.add(schema, { id });
+  const Failure = z.object({ success: z.literal(false), message: z.string() });
+  registry.add(Failure, { id: 'Failure' });
+  const envelopes = new Map<Operation, string>();
+  for (const op of operations) {
+    if (op.raw || op.ok === 302) continue;
+    const id = `${operationId(op).replace(/^./, (c) => c.toUpperCase())}Response`;
+    registry.add(
+      z.object({ success: z.literal(true), message: z.string(), ...(op.payload ?? {}) }),
+      { id },
+    );
+    envelopes.set(op, id);
+  }
+  const { schemas } = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    io: 'output',
+    unrepresentable: 'any',
+    uri: (id) => `#/components/schemas/${id}`,
+  }) as { schemas: Record<string, JsonSchema> };
+  for (const schema of Object.values(schemas)) {
+    delete schema.$schema;
+    delete schema.$id;
+  }
+
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of operations) {
+    const envelope = envelopes.get(op);
+    const success =
+      op.ok === 302
+        ? { description: 'Redirect', headers: { Location: { schema: { type: 'string' } } } }
+        : {
+            description: 'Success',
+            content: op.raw
+              ? {
+                  [op.raw.contentType]: {
+                    schema: op.raw.schema ? outputSchema(op.raw.schema) : {},
+                  },
+                }
+              : { 'application/json': { schema: ref(envelope as string) } },
+          };
+    const failure = {
+      description:
+        'Refused: 400 invalid input (the message names the field), 401 not logged in, 403 not allowed, 404 not found, 409 conflicts with the current state, 413 too large, 415 not an image, 429 rate limited',
+      content: { 'application/json': { schema: ref('Failure') } },
+    };
+    paths[op.path] ??= {};
+    (paths[op.path] as Record<string, unknown>)[op.method] = {
+      operationId: operationId(op),
+      summary: op.summary,
+      tags: [op.path.split('/')[1]],
+      ...(op.auth === 'user' ? { security: [{ session: [] }] } : { security: [] }),
+      parameters: [...parametersOf(op.params, 'path'), ...parametersOf(op.query, 'query')],
+      ...(op.body ? { requestBody: requestBodyOf(op) } : {}),
+      responses: { [String(op.ok)]: success, '4XX': failure },
+    };
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Auction marketplace API',
+      version: '1.0.0',
+      description:
+        'Every response is `{success, message, ...payload}`; money is in dollars. A mutating request from a browser must carry an `Origin` of the site (CSRF).',
+    },
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    servers: [{ url: API_BASE }],
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE },
+      },
+    },
+  };
+};
+
+let cached: ReturnType<typeof buildDocument> | undefined;
+
+/** The OpenAPI 3.1 document of `/api/v1`, built once from the zod schemas the routes parse with. */
+export const openApiDocument = () => (cached ??= buildDocument());
+
+export const openApiRoute: RequestHandler = (_req, res) => {
+  res.json(openApiDocument());
+};
