@@ -14,7 +14,7 @@ let counter = 0;
 
 /** Signs a new user up over HTTP and logs them in; returns their client (with the session). */
 export const signUpAndLogIn = async (
-  server: TestServer,
+  server: Pick<TestServer, 'client'>,
   overrides: { firstName?: string; lastName?: string; email?: string; password?: string } = {},
 ): Promise<TestUser> => {
   const n = ++counter;
@@ -55,7 +55,10 @@ export const createAuctionOverHttp = async (
 };
 
 /** The auction's detail page data, as a guest sees it. */
-export const fetchAuction = async (server: TestServer, auctionId: string): Promise<AuctionView> => {
+export const fetchAuction = async (
+  server: Pick<TestServer, 'client'>,
+  auctionId: string,
+): Promise<AuctionView> => {
   const res = await server
     .client()
     .get(`/api/v1/auction/fetchSpecificAuction?auctionId=${auctionId}`);

@@ -1,0 +1,228 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type AuctionView, auctionStream } from '@auction/contracts';
+import { SqliteEventStore, type RecordedEvent, verifyChain } from '@auction/engine';
+import { SqliteReadStore, allProjections } from '@auction/projections';
+import { afterAll, expect, it, vi } from 'vitest';
+import { type ChildServer, startChildServer } from '../testing/child-server';
+import {
+  type TestUser,
+  createAuctionOverHttp,
+  fetchAuction,
+  signUpAndLogIn,
+} from '../testing/fixtures';
+import { TestClient } from '../testing/test-server';
+
+const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 3);
+const SEED = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const BIDDERS = 8;
+const LIMIT = '1000000';
+
+/** mulberry32: a small seeded generator, so a failing run's kill moments can be replayed. */
+const seeded = (seed: number) => {
+  let a = seed >>> 0;
+  return (): number => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+};
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Lot {
+  readonly id: string;
+  readonly endsAt: number;
+  /** The highest amount (dollars) this test has seen or sent for it. */
+  known: number;
+}
+
+interface Ack {
+  readonly auctionId: string;
+  readonly amount: number;
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'crash-'));
+let running: ChildServer | undefined;
+afterAll(async () => {
+  await running?.stop('SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+it(`every acknowledged bid survives ${ROUNDS} SIGKILLs; overdue auctions close; read models catch up`, async () => {
+  console.log(`crash test seed ${SEED} (replay with CRASH_SEED=${SEED} CRASH_ROUNDS=${ROUNDS})`);
+  // Kill moments from their own sequence, so the bidders' draws do not shift them.
+  const killRandom = seeded(SEED);
+  const random = seeded(SEED ^ 0x5bd1e995);
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const start = async () =>
+    (running = await startChildServer({
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      RATE_LIMIT_LOGIN: LIMIT,
+      RATE_LIMIT_SIGNUP: LIMIT,
+      RATE_LIMIT_BIDS: LIMIT,
+    }));
+  const server = { client: () => new TestClient(base) };
+
+  const lots: Lot[] = [];
+  const acked = new Map<string, Ack>();
+  /** Bids whose request was cut off by a kill: they may or may not have been stored. */
+  let inDoubt = 0;
+  const failures: string[] = [];
+  const downtimes: { killedAt: number; restartedAt: number }[] = [];
+
+  let child = await start();
+  const seller = await signUpAndLogIn(server);
+  const bidders: TestUser[] = [];
+  for (let i = 0; i < BIDDERS; i++) bidders.push(await signUpAndLogIn(server));
+  for (let i = 0; i < 2; i++) {
+    const id = await createAuctionOverHttp(seller.client, { title: `Long lot ${i}` });
+    lots.push({ id, endsAt: Date.now() + 86_400_000, known: 99 });
+  }
+
+  for (let round = 0; round < ROUNDS; round++) {
+    const killAfter = 500 + Math.floor(killRandom() * 2500);
+    // One lot ends while the server runs (most likely), one only after it was killed.
+    for (const endsInMs of [300 + Math.floor(killRandom() * killAfter), killAfter + 1500]) {
+      const id = await createAuctionOverHttp(seller.client, {
+        title: `Short lot ${round}`,
+        endsInMs,
+      });
+      const { auctionEndTime } = await fetchAuction(server, id);
+      lots.push({ id, endsAt: Date.parse(auctionEndTime), known: 99 });
+    }
+
+    let killed = false;
+    const bidding = bidders.map(async (bidder) => {
+      while (!killed) {
+        const open = lots.filter((lot) => lot.endsAt > Date.now() - 200);
+        const lot = open[Math.floor(random() * open.length)] as Lot;
+        const bidAmount = lot.known + 1 + Math.floor(random() * 3);
+        lot.known = Math.max(lot.known, bidAmount);
+        let res;
+        try {
+          res = await bidder.client.post('/api/v1/bid/placeBid', {
+            json: { productId: lot.id, bidAmount },
+          });
+        } catch (error) {
+          if (killed) inDoubt++;
+          else failures.push(`bid failed while the server ran: ${String(error)}`);
+          return;
+        }
+        if (res.status === 201) {
+          acked.set(res.body.newBid._id, { auctionId: lot.id, amount: bidAmount });
+          lot.known = Math.max(lot.known, res.body.currentBid);
+        } else if (res.status >= 500) {
+          failures.push(`${res.status} ${JSON.stringify(res.body)}`);
+        }
+      }
+    });
+    await sleep(killAfter);
+    killed = true;
+    await child.stop('SIGKILL');
+    const killedAt = Date.now();
+    await Promise.all(bidding);
+    const lastEnd = Math.max(...lots.map((lot) => lot.endsAt).filter((t) => t < killedAt + 60_000));
+    if (lastEnd > Date.now()) await sleep(lastEnd - Date.now() + 100);
+    child = await start();
+    downtimes.push({ killedAt, restartedAt: Date.now() });
+    expect((await server.client().get('/api/v1/health')).status).toBe(200);
+  }
+
+  expect(failures).toEqual([]);
+  const endedWhileDown = lots.filter((lot) =>
+    downtimes.some((d) => lot.endsAt > d.killedAt && lot.endsAt < d.restartedAt),
+  );
+  expect(endedWhileDown.length).toBeGreaterThan(0);
+
+  const events = new SqliteEventStore({ filename: join(dataDir, 'events.sqlite') });
+  const read = new SqliteReadStore({ filename: join(dataDir, 'read.sqlite') });
+  try {
+    // The read models reach the end of the log (the restarted scheduler may still be closing).
+    await vi.waitFor(
+      async () => {
+        const head = await events.headPosition();
+        for (const projection of allProjections)
+          expect({ [projection.name]: await read.checkpoint(projection.name) }).toEqual({
+            [projection.name]: head,
+          });
+        for (const lot of lots.filter((l) => l.endsAt < Date.now())) {
+          const closed = (await events.readStream(auctionStream(lot.id))).some(
+            (event) => event.type === 'AuctionClosed',
+          );
+          expect(closed).toBe(true);
+        }
+      },
+      { timeout: 30_000, interval: 200 },
+    );
+
+    /** Every stored bid: how often, where and for how much (cents). */
+    const storedBids = new Map<string, { times: number; auctionId: string; amount: number }>();
+    let inDoubtStored = 0;
+    for (const lot of lots) {
+      const stream: RecordedEvent[] = await events.readStream(auctionStream(lot.id));
+      expect(verifyChain(auctionStream(lot.id), stream)).toMatchObject({ ok: true });
+      const endsAt = Date.parse((stream[0]?.data as { endsAt: string }).endsAt);
+      const ended = endsAt <= Date.now();
+      const bids = stream
+        .filter((event) => event.type === 'BidPlaced')
+        .map((event) => event.data as { bidId: string; amount: number; at: string });
+      for (const bid of bids) {
+        const times = (storedBids.get(bid.bidId)?.times ?? 0) + 1;
+        storedBids.set(bid.bidId, { times, auctionId: lot.id, amount: bid.amount });
+        expect(Date.parse(bid.at)).toBeLessThan(endsAt);
+        if (!acked.has(bid.bidId)) inDoubtStored++;
+      }
+      const closes = stream.filter((event) => event.type === 'AuctionClosed');
+      expect(closes).toHaveLength(ended ? 1 : 0);
+
+      const view: AuctionView = await fetchAuction(server, lot.id);
+      expect(view.revision).toBe(stream.length - 1);
+      expect(view.bids.map((bid) => bid._id).sort()).toEqual(bids.map((bid) => bid.bidId).sort());
+      const highest = Math.max(0, ...bids.map((bid) => bid.amount));
+      expect(view.currentBid).toBe(highest / 100);
+      if (ended) expect(view.status).toBe(bids.length > 0 ? 'Sold' : 'Expired');
+      else expect(view.status).toBe('Live');
+    }
+    for (const [bidId, ack] of acked) {
+      expect({ bidId, ...storedBids.get(bidId) }).toEqual({
+        bidId,
+        times: 1,
+        auctionId: ack.auctionId,
+        amount: Math.round(ack.amount * 100),
+      });
+    }
+    expect([...storedBids.values()].filter((bid) => bid.times !== 1)).toEqual([]);
+    expect(inDoubtStored).toBeLessThanOrEqual(inDoubt);
+    console.log(
+      JSON.stringify({
+        seed: SEED,
+        rounds: ROUNDS,
+        lots: lots.length,
+        endedWhileDown: endedWhileDown.length,
+        acknowledged: acked.size,
+        inDoubt,
+        inDoubtStored,
+      }),
+    );
+  } finally {
+    await read.close();
+    await events.close();
+  }
+});

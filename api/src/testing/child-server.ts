@@ -1,0 +1,82 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Config } from '../config';
+
+const MAIN = resolve(import.meta.dirname, '../main.ts');
+const LISTENING = /listening on (http:\/\/\S+)/;
+
+export interface ChildServer {
+  readonly url: string;
+  readonly pid: number;
+  readonly process: ChildProcess;
+  /** Everything the server wrote to stdout and stderr so far. */
+  output(): string;
+  /** Resolves with the exit code (or signal) once the process has ended. */
+  readonly exited: Promise<number | NodeJS.Signals>;
+  /** Sends the signal and waits for the process to end. */
+  stop(signal?: NodeJS.Signals): Promise<number | NodeJS.Signals>;
+  /** CPU seconds (user + system) the process has used, from /proc; undefined where there is none. */
+  cpuSeconds(): number | undefined;
+}
+
+/**
+ * `npm start` as a child process (`node --import tsx api/src/main.ts`) on 127.0.0.1 and a free
+ * port; resolves once it prints that it listens. `nodeArgs` go to node (e.g. `--cpu-prof`).
+ */
+export const startChildServer = (
+  env: Partial<Record<keyof Config, string>> & { DATA_DIR: string },
+  options: { nodeArgs?: readonly string[]; startTimeoutMs?: number } = {},
+): Promise<ChildServer> =>
+  new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', MAIN], {
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    let started = false;
+    const exited = new Promise<number | NodeJS.Signals>((done) =>
+      child.once('exit', (code, signal) => done(signal ?? code ?? 0)),
+    );
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`The server did not start in time:\n${output}`));
+    }, options.startTimeoutMs ?? 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const url = LISTENING.exec(output)?.[1];
+      if (started || url === undefined) return;
+      started = true;
+      clearTimeout(timer);
+      const pid = child.pid as number;
+      resolvePromise({
+        url,
+        pid,
+        process: child,
+        output: () => output,
+        exited,
+        stop: (signal = 'SIGTERM') => {
+          if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+          return exited;
+        },
+        cpuSeconds: () => procCpuSeconds(pid),
+      });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    void exited.then((how) => {
+      clearTimeout(timer);
+      if (!started) reject(new Error(`The server exited (${how}) before listening:\n${output}`));
+    });
+  });
+
+const procCpuSeconds = (pid: number): number | undefined => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 per second).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+};
