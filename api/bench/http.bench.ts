@@ -1,0 +1,445 @@
+/**
+ * HTTP bids under load: the real server (api/src/main.ts) as a child process on a fresh DATA_DIR,
+ * 200 bidders signed up and logged in over HTTP, each in a closed loop over keep-alive connections
+ * (Nagle off). Two scenarios, one JSON line each:
+ *   hot     every bidder raises the same auction: $1 above the highest amount sent or seen so far
+ *   spread  100 auctions, 2 bidders each
+ * A bid overtaken by a higher one on the way is refused (409, `refused`): a race, not an error.
+ * `bidsPerSec` counts accepted bids, `bidRequestsPerSec` every bid the server decided. Beside
+ * them, the same server's rate on a trivial authenticated route (GET /auth/me) with the same
+ * clients and concurrency, measured just before in the same run. Afterwards every acknowledged
+ * (201) bid is looked up in its auction's detail and, once the server has stopped, in the event
+ * log: `lost` counts the ones missing from either, `duplicates` the ones stored twice.
+ *
+ *   npm run bench:http [-- --quick] [-- --seconds 10 --bidders 200 --auctions 100]
+ *   (--scenario hot|spread runs one; --profile DIR writes the server's CPU profile there)
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { auctionStream } from '@auction/contracts';
+import { SqliteEventStore } from '@auction/engine';
+import { type ChildServer, startChildServer } from '../src/testing/child-server';
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    seconds: { type: 'string' },
+    bidders: { type: 'string' },
+    auctions: { type: 'string' },
+    profile: { type: 'string' },
+    scenario: { type: 'string', default: 'both' },
+  },
+});
+const seconds = Number(values.seconds ?? (values.quick ? 3 : 10));
+const bidderCount = Number(values.bidders ?? 200);
+const spreadAuctions = Number(values.auctions ?? 100);
+const warmupMs = values.quick ? 500 : 2000;
+
+const percentile = (sorted: readonly number[], p: number): number =>
+  sorted.length === 0
+    ? 0
+    : (sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0);
+const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+
+interface Reply {
+  readonly status: number;
+  readonly body: Record<string, unknown>;
+  readonly setCookie: readonly string[];
+}
+
+/** A keep-alive HTTP client: one agent, at most one socket per concurrent caller. */
+class Http {
+  readonly agent: Agent;
+  constructor(
+    readonly base: URL,
+    sockets: number,
+  ) {
+    this.agent = new Agent({
+      keepAlive: true,
+      noDelay: true,
+      maxSockets: sockets,
+      maxFreeSockets: sockets,
+    });
+  }
+
+  send(method: string, path: string, cookie?: string, json?: unknown): Promise<Reply> {
+    const payload = json === undefined ? undefined : JSON.stringify(json);
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (cookie) headers.cookie = cookie;
+    if (method !== 'GET') headers.origin = this.base.origin;
+    if (payload !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = String(Buffer.byteLength(payload));
+    }
+    return new Promise((resolve, reject) => {
+      const req = request(
+        {
+          host: this.base.hostname,
+          port: this.base.port,
+          method,
+          path: `/api/v1${path}`,
+          headers,
+          agent: this.agent,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('error', reject);
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let body: Record<string, unknown>;
+            try {
+              body = text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
+            } catch {
+              body = { text };
+            }
+            resolve({
+              status: res.statusCode ?? 0,
+              body,
+              setCookie: res.headers['set-cookie'] ?? [],
+            });
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+}
+
+interface Bidder {
+  readonly id: string;
+  readonly cookie: string;
+}
+
+const sessionCookie = (reply: Reply): string => {
+  const cookie = reply.setCookie.find((c) => c.startsWith('auction.sid='));
+  if (!cookie) throw new Error('login set no session cookie');
+  return cookie.split(';')[0] as string;
+};
+
+let userCounter = 0;
+const signUpAndLogIn = async (http: Http): Promise<Bidder> => {
+  const n = ++userCounter;
+  const email = `bidder${n}-${Date.now()}@example.com`;
+  const password = 'Secret123';
+  const signup = await http.send('POST', '/auth/signup', undefined, {
+    firstName: `First${n}`,
+    lastName: `Last${n}`,
+    email,
+    password,
+    confirmPassword: password,
+  });
+  if (signup.status !== 201)
+    throw new Error(`signup: ${signup.status} ${JSON.stringify(signup.body)}`);
+  const login = await http.send('POST', '/auth/login', undefined, { email, password });
+  if (login.status !== 200) throw new Error(`login: ${login.status} ${JSON.stringify(login.body)}`);
+  return { id: (login.body.user as { _id: string })._id, cookie: sessionCookie(login) };
+};
+
+/** Runs `task` on `items` with at most `limit` at once. */
+const pool = async <T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>) => {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        results[i] = await task(items[i] as T);
+      }
+    }),
+  );
+  return results;
+};
+
+interface Tally {
+  ok: number;
+  errors: number;
+  /** Refusals by status and message (amounts left out). */
+  readonly refusedBy: Map<string, number>;
+  readonly latencies: number[];
+  firstError: string | undefined;
+}
+const tally = (): Tally => ({
+  ok: 0,
+  errors: 0,
+  refusedBy: new Map(),
+  latencies: [],
+  firstError: undefined,
+});
+const refusedCount = (t: Tally) => [...t.refusedBy.values()].reduce((a, b) => a + b, 0);
+
+/** Every bidder in a closed loop until the deadline; `call` makes one request and classifies it. */
+const closedLoop = async (
+  bidders: readonly Bidder[],
+  ms: number,
+  t: Tally,
+  call: (bidder: Bidder, index: number) => Promise<Reply | undefined>,
+): Promise<number> => {
+  const started = performance.now();
+  const deadline = started + ms;
+  await Promise.all(
+    bidders.map(async (bidder, index) => {
+      while (performance.now() < deadline) {
+        const sent = performance.now();
+        let reply: Reply | undefined;
+        try {
+          reply = await call(bidder, index);
+        } catch (error) {
+          t.errors++;
+          t.firstError ??= String(error);
+          continue;
+        }
+        if (!reply) continue;
+        if (reply.status >= 500) {
+          t.errors++;
+          t.firstError ??= `${reply.status} ${JSON.stringify(reply.body)}`;
+        } else if (reply.status >= 400) {
+          const kind = `${reply.status} ${String(reply.body.message).replace(/\$[\d,.]+/g, '$N')}`;
+          t.refusedBy.set(kind, (t.refusedBy.get(kind) ?? 0) + 1);
+        } else {
+          t.ok++;
+          t.latencies.push(performance.now() - sent);
+        }
+      }
+    }),
+  );
+  return (performance.now() - started) / 1000;
+};
+
+interface AuctionState {
+  readonly id: string;
+  /** The next amount to offer, in dollars: above every amount sent or seen so far. */
+  next: number;
+}
+
+const MINIMUM = /at least \$([\d,]+\.\d\d)/;
+
+/** Bidders on their auctions for `ms`; returns the tally and the ids of the acknowledged bids. */
+const bidLoop = async (
+  http: Http,
+  bidders: readonly Bidder[],
+  auctionOf: (index: number) => AuctionState,
+  ms: number,
+) => {
+  const t = tally();
+  const accepted = new Map<string, string>();
+  const elapsed = await closedLoop(bidders, ms, t, async (bidder, index) => {
+    const auction = auctionOf(index);
+    const bidAmount = auction.next;
+    auction.next += 1;
+    const reply = await http.send('POST', '/bid/placeBid', bidder.cookie, {
+      productId: auction.id,
+      bidAmount,
+    });
+    if (reply.status === 201) {
+      accepted.set((reply.body.newBid as { _id: string })._id, auction.id);
+      auction.next = Math.max(auction.next, Number(reply.body.currentBid) + 1);
+    } else if (reply.status === 409) {
+      const minimum = MINIMUM.exec(String(reply.body.message))?.[1];
+      if (minimum) auction.next = Math.max(auction.next, Number(minimum.replace(/,/g, '')));
+    }
+    return reply;
+  });
+  return { t, accepted, elapsed };
+};
+
+const trivialLoop = async (http: Http, bidders: readonly Bidder[], ms: number) => {
+  const t = tally();
+  const elapsed = await closedLoop(bidders, ms, t, (bidder) =>
+    http.send('GET', '/auth/me', bidder.cookie),
+  );
+  return { t, elapsed };
+};
+
+const createAuction = async (http: Http, seller: Bidder, title: string): Promise<string> => {
+  const res = await http.send('POST', '/auction/createAuction', seller.cookie, {
+    title,
+    description: 'Benchmark lot',
+    category: 'antiques',
+    startingPrice: 100,
+    auctionDate: new Date(Date.now() + 86_400_000).toISOString(),
+  });
+  if (res.status !== 201)
+    throw new Error(`createAuction: ${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body.auction as { _id: string })._id;
+};
+
+/** Accepted bids missing from their auction's detail. */
+const missingFromDetails = async (http: Http, accepted: ReadonlyMap<string, string>) => {
+  const byAuction = new Map<string, Set<string>>();
+  for (const [bidId, auctionId] of accepted) {
+    const ids = byAuction.get(auctionId) ?? new Set<string>();
+    ids.add(bidId);
+    byAuction.set(auctionId, ids);
+  }
+  let missing = 0;
+  let duplicates = 0;
+  await pool([...byAuction], 8, async ([auctionId, ids]) => {
+    const res = await http.send('GET', `/auction/fetchSpecificAuction?auctionId=${auctionId}`);
+    const shown = (
+      (res.body.auctionDetails as { bids?: { _id: string }[] } | undefined)?.bids ?? []
+    ).map((b) => b._id);
+    duplicates += shown.length - new Set(shown).size;
+    const set = new Set(shown);
+    for (const id of ids) if (!set.has(id)) missing++;
+  });
+  return { missing, duplicates };
+};
+
+/** Accepted bids missing from the event log (read after the server stopped), and bids stored twice. */
+const missingFromLog = async (dataDir: string, accepted: ReadonlyMap<string, string>) => {
+  const store = new SqliteEventStore({ filename: join(dataDir, 'events.sqlite') });
+  try {
+    const stored = new Map<string, number>();
+    for (const auctionId of new Set(accepted.values())) {
+      for (const event of await store.readStream(auctionStream(auctionId))) {
+        if (event.type !== 'BidPlaced') continue;
+        const bidId = (event.data as { bidId: string }).bidId;
+        stored.set(bidId, (stored.get(bidId) ?? 0) + 1);
+      }
+    }
+    let missing = 0;
+    for (const bidId of accepted.keys()) if (!stored.has(bidId)) missing++;
+    const duplicates = [...stored.values()].filter((n) => n > 1).length;
+    return { missing, duplicates };
+  } finally {
+    await store.close();
+  }
+};
+
+interface ScenarioResult {
+  readonly line: Record<string, unknown>;
+  readonly accepted: ReadonlyMap<string, string>;
+}
+
+const scenario = async (
+  name: 'hot' | 'spread',
+  server: ChildServer,
+  http: Http,
+  bidders: readonly Bidder[],
+  auctions: readonly AuctionState[],
+  auctionOf: (index: number) => AuctionState,
+): Promise<ScenarioResult> => {
+  await trivialLoop(http, bidders, warmupMs);
+  const cpu0 = server.cpuSeconds();
+  const trivial = await trivialLoop(http, bidders, seconds * 1000);
+  const cpu1 = server.cpuSeconds();
+  const warmup = await bidLoop(http, bidders, auctionOf, warmupMs);
+  const cpu2 = server.cpuSeconds();
+  const clientCpu = process.cpuUsage();
+  const bids = await bidLoop(http, bidders, auctionOf, seconds * 1000);
+  const cpu3 = server.cpuSeconds();
+  const clientUsed = process.cpuUsage(clientCpu);
+  const accepted = new Map([...warmup.accepted, ...bids.accepted]);
+  const details = await missingFromDetails(http, accepted);
+
+  const bidsPerSec = bids.t.ok / bids.elapsed;
+  // Every bid the server decided, accepted or refused as too low: its capacity for bid commands.
+  const bidRequestsPerSec = (bids.t.ok + refusedCount(bids.t)) / bids.elapsed;
+  const trivialPerSec = trivial.t.ok / trivial.elapsed;
+  const latencies = bids.t.latencies.sort((a, b) => a - b);
+  const trivialLatencies = trivial.t.latencies.sort((a, b) => a - b);
+  const cpuShare = (from: number | undefined, to: number | undefined, elapsed: number) =>
+    from === undefined || to === undefined ? undefined : round((to - from) / elapsed, 2);
+  return {
+    accepted,
+    line: {
+      bench: 'http',
+      scenario: name,
+      auctions: auctions.length,
+      bidders: bidders.length,
+      bidsPerSec: Math.round(bidsPerSec),
+      p50Ms: round(percentile(latencies, 0.5)),
+      p99Ms: round(percentile(latencies, 0.99)),
+      accepted: bids.t.ok,
+      refused: refusedCount(bids.t),
+      refusedBy: Object.fromEntries(bids.t.refusedBy),
+      errors: bids.t.errors,
+      ...(bids.t.firstError ? { firstError: bids.t.firstError.slice(0, 200) } : {}),
+      trivialRoute: 'GET /api/v1/auth/me',
+      trivialPerSec: Math.round(trivialPerSec),
+      trivialP50Ms: round(percentile(trivialLatencies, 0.5)),
+      trivialP99Ms: round(percentile(trivialLatencies, 0.99)),
+      trivialErrors: trivial.t.errors + refusedCount(trivial.t),
+      ratio: round(bidsPerSec / trivialPerSec, 3),
+      bidRequestsPerSec: Math.round(bidRequestsPerSec),
+      requestRatio: round(bidRequestsPerSec / trivialPerSec, 3),
+      serverCpuBids: cpuShare(cpu2, cpu3, bids.elapsed),
+      serverCpuTrivial: cpuShare(cpu0, cpu1, trivial.elapsed),
+      clientCpuBids: round((clientUsed.user + clientUsed.system) / 1e6 / bids.elapsed, 2),
+      lostFromDetail: details.missing,
+      duplicatesInDetail: details.duplicates,
+      seconds: round(bids.elapsed),
+    },
+  };
+};
+
+const main = async () => {
+  const benchStarted = performance.now();
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-http-'));
+  const limit = '1000000';
+  const server = await startChildServer(
+    {
+      DATA_DIR: dataDir,
+      RATE_LIMIT_LOGIN: limit,
+      RATE_LIMIT_SIGNUP: limit,
+      RATE_LIMIT_BIDS: limit,
+    },
+    values.profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] } : {},
+  );
+  const http = new Http(new URL(server.url.replace('localhost', '127.0.0.1')), bidderCount);
+  try {
+    const setupStarted = performance.now();
+    const seller = await signUpAndLogIn(http);
+    const bidders = await pool(
+      Array.from({ length: bidderCount }),
+      Math.max(2, cpus().length * 2),
+      () => signUpAndLogIn(http),
+    );
+    const hot: AuctionState = { id: await createAuction(http, seller, 'Hot lot'), next: 100 };
+    const spread: AuctionState[] = await pool(
+      Array.from({ length: spreadAuctions }, (_, i) => i),
+      8,
+      async (i) => ({ id: await createAuction(http, seller, `Lot ${i}`), next: 100 }),
+    );
+    const setupSeconds = round((performance.now() - setupStarted) / 1000);
+
+    const results: ScenarioResult[] = [];
+    if (values.scenario !== 'spread')
+      results.push(await scenario('hot', server, http, bidders, [hot], () => hot));
+    if (values.scenario !== 'hot') {
+      const auctionOf = (i: number) => spread[i % spread.length] as AuctionState;
+      results.push(await scenario('spread', server, http, bidders, spread, auctionOf));
+    }
+    http.agent.destroy();
+    const how = await server.stop('SIGTERM');
+    if (how !== 0) throw new Error(`the server exited with ${how}:\n${server.output()}`);
+    for (const { line, accepted } of results) {
+      const log = await missingFromLog(dataDir, accepted);
+      console.log(
+        JSON.stringify({
+          ...line,
+          lost: (line.lostFromDetail as number) + log.missing,
+          lostFromLog: log.missing,
+          duplicates: (line.duplicatesInDetail as number) + log.duplicates,
+          setupSeconds,
+          totalSeconds: round((performance.now() - benchStarted) / 1000),
+          node: process.version,
+          cores: cpus().length,
+          memGiB: Math.round(totalmem() / 2 ** 30),
+        }),
+      );
+    }
+  } finally {
+    http.agent.destroy();
+    await server.stop('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+};
+
+await main();
+process.exit(0);
