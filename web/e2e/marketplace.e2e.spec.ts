@@ -304,6 +304,21 @@ describe('a day on the marketplace, in a real browser', () => {
     await logIn(page, sellerAccount, /\/dashboard\/history$/);
   });
 
+  test('the seller edits the description from My Auctions', async () => {
+    const { page } = seller;
+    onScreen = page;
+    await page.getByRole('link', { name: 'My Auctions' }).click();
+    await page.getByRole('link', { name: `Edit ${title}` }).click();
+    await expect(page).toHaveURL(/\/dashboard\/edit-auction\//);
+    await expect(page.getByLabel('Title')).toHaveValue(title);
+    await page.getByLabel('Description').fill('Serviced in 2026; keeps time to a minute a week.');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(page.getByText('Auction updated successfully!')).toBeVisible();
+    await expect(page).toHaveURL(/\/dashboard\/my-auctions$/);
+    await page.goto(auctionUrl);
+    await expect(page.getByText('Serviced in 2026; keeps time to a minute a week.')).toBeVisible();
+  });
+
   test('a user deletes the account and is signed out everywhere', async () => {
     const { page } = rival;
     onScreen = page;

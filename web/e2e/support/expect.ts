@@ -34,6 +34,10 @@ export const expect = (target: Locator | Page) => ({
       if (typeof pattern === 'string') vitestExpect(text).toBe(pattern);
       else vitestExpect(text).toMatch(pattern);
     }),
+  toHaveValue: (value: string) =>
+    eventually(async () =>
+      vitestExpect(await (target as Locator).first().inputValue()).toBe(value),
+    ),
   toContainText: (text: string) =>
     eventually(async () =>
       vitestExpect(await (target as Locator).first().innerText()).toContain(text),

@@ -12,11 +12,17 @@ import {
   earliestEndDate,
   endDateField,
   fieldOfMessage,
-  latestEndDate,
   startingPriceField,
   titleField,
 } from './auction-form';
 import { Field, ImagePicker, fieldAria, refusalMessage } from './form-controls';
+import {
+  AuctionFormActions,
+  DescriptionField,
+  EndDateField,
+  StartingPriceField,
+  TitleField,
+} from './auction-fields';
 import { useProfile } from './profile-store';
 import './dashboard.css';
 
@@ -113,22 +119,12 @@ export const CreateAuctionPage = () => {
         noValidate
         onSubmit={(event) => void handleSubmit(onValid)(event)}
       >
-        <Field id="auction-title" label="Title" error={error('title')}>
-          <input
-            type="text"
-            maxLength={200}
-            {...fieldAria('auction-title', error('title'))}
-            {...register('title')}
-          />
-        </Field>
-        <Field id="auction-description" label="Description" error={error('description')}>
-          <textarea
-            rows={5}
-            maxLength={5000}
-            {...fieldAria('auction-description', error('description'))}
-            {...register('description')}
-          />
-        </Field>
+        <TitleField id="auction-title" error={error('title')} registration={register('title')} />
+        <DescriptionField
+          id="auction-description"
+          error={error('description')}
+          registration={register('description')}
+        />
         <div className="field-row">
           <div className="stack category-field">
             <Field id="auction-category" label="Category" error={error('category')}>
@@ -148,39 +144,22 @@ export const CreateAuctionPage = () => {
               Missing a category? Create one
             </Link>
           </div>
-          <Field
+          <StartingPriceField
             id="auction-price"
-            label="Starting Price"
             error={error('startingPrice')}
-            hint="In dollars, at least $100."
-          >
-            <input
-              type="number"
-              inputMode="decimal"
-              min={100}
-              step="0.01"
-              {...fieldAria('auction-price', error('startingPrice'), true)}
-              {...register('startingPrice')}
-            />
-          </Field>
+            registration={register('startingPrice')}
+          />
         </div>
         <p className="alert alert-warning" role="note">
           The category cannot be changed after the auction is created.
         </p>
-        <Field
+        <EndDateField
           id="auction-end-date"
-          label="Auction End Date"
           error={error('auctionDate')}
+          registration={register('auctionDate')}
           hint="Bidding closes on this date at the current time of day."
-        >
-          <input
-            type="date"
-            min={earliestEndDate()}
-            max={latestEndDate()}
-            {...fieldAria('auction-end-date', error('auctionDate'), true)}
-            {...register('auctionDate')}
-          />
-        </Field>
+          min={earliestEndDate()}
+        />
         <ImagePicker
           id="auction-image"
           label="Image"
@@ -196,14 +175,7 @@ export const CreateAuctionPage = () => {
             {failure ? <span className="alert-detail">{failure}</span> : null}
           </div>
         ) : null}
-        <div className="form-actions">
-          <Link to="/dashboard/my-auctions" className="btn btn-ghost">
-            Cancel
-          </Link>
-          <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
-            {isSubmitting ? 'Creating...' : 'Create Auction'}
-          </button>
-        </div>
+        <AuctionFormActions busy={isSubmitting} label="Create Auction" busyLabel="Creating..." />
       </form>
     </section>
   );

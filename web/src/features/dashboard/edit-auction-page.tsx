@@ -13,11 +13,17 @@ import {
   earliestEndDate,
   endDateField,
   fieldOfMessage,
-  latestEndDate,
   startingPriceField,
   titleField,
 } from './auction-form';
-import { Field, ImagePicker, fieldAria, refusalMessage } from './form-controls';
+import { ImagePicker, refusalMessage } from './form-controls';
+import {
+  AuctionFormActions,
+  DescriptionField,
+  EndDateField,
+  StartingPriceField,
+  TitleField,
+} from './auction-fields';
 import { useProfile } from './profile-store';
 import './dashboard.css';
 
@@ -130,57 +136,27 @@ const EditForm = ({ auction }: { auction: AuctionView }) => {
         previewAlt={`Photo of ${auction.title}`}
         hint="Max 10MB"
       />
-      <Field id="edit-title" label="Title" error={error('title')}>
-        <input
-          type="text"
-          maxLength={200}
-          {...fieldAria('edit-title', error('title'))}
-          {...register('title')}
-        />
-      </Field>
-      <Field id="edit-description" label="Description" error={error('description')}>
-        <textarea
-          rows={5}
-          maxLength={5000}
-          {...fieldAria('edit-description', error('description'))}
-          {...register('description')}
-        />
-      </Field>
+      <TitleField id="edit-title" error={error('title')} registration={register('title')} />
+      <DescriptionField
+        id="edit-description"
+        error={error('description')}
+        registration={register('description')}
+      />
       <div className="field-row">
-        <Field
+        <StartingPriceField
           id="edit-price"
-          label="Starting Price"
           error={error('startingPrice')}
-          hint={
-            priceLocked
-              ? 'The starting price cannot change once bids are placed.'
-              : 'In dollars, at least $100.'
-          }
-        >
-          <input
-            type="number"
-            inputMode="decimal"
-            min={100}
-            step="0.01"
-            readOnly={priceLocked}
-            {...fieldAria('edit-price', error('startingPrice'), true)}
-            {...register('startingPrice')}
-          />
-        </Field>
-        <Field
+          registration={register('startingPrice')}
+          readOnly={priceLocked}
+          hint={priceLocked ? 'The starting price cannot change once bids are placed.' : undefined}
+        />
+        <EndDateField
           id="edit-end-date"
-          label="Auction End Date"
           error={error('auctionEndDate')}
+          registration={register('auctionEndDate')}
           hint="A new date keeps the current time of day."
-        >
-          <input
-            type="date"
-            min={minDate}
-            max={latestEndDate()}
-            {...fieldAria('edit-end-date', error('auctionEndDate'), true)}
-            {...register('auctionEndDate')}
-          />
-        </Field>
+          min={minDate}
+        />
       </div>
       <p className="field-hint">Category: {auction.category.name} (cannot be changed)</p>
       {failure ? (
@@ -188,14 +164,7 @@ const EditForm = ({ auction }: { auction: AuctionView }) => {
           {failure}
         </div>
       ) : null}
-      <div className="form-actions">
-        <Link to="/dashboard/my-auctions" className="btn btn-ghost">
-          Cancel
-        </Link>
-        <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
-          {isSubmitting ? 'Saving...' : 'Save Changes'}
-        </button>
-      </div>
+      <AuctionFormActions busy={isSubmitting} label="Save Changes" busyLabel="Saving..." />
     </form>
   );
 };

@@ -29,17 +29,34 @@ export const Field = ({ id, label, error, hint, children }: FieldProps) => (
   <div className="field">
     <label htmlFor={id}>{label}</label>
     {children}
+    <FieldNotes id={id} hint={hint} error={error} />
+  </div>
+);
+
+/** A field's hint and error, with the ids fieldAria points at; a picked file's error is announced. */
+const FieldNotes = ({
+  id,
+  hint,
+  error,
+  announce = false,
+}: {
+  id: string;
+  hint?: ReactNode;
+  error?: string | null | undefined;
+  announce?: boolean;
+}) => (
+  <>
     {hint ? (
       <p id={`${id}-hint`} className="field-hint">
         {hint}
       </p>
     ) : null}
     {error ? (
-      <p id={`${id}-error`} className="field-error">
+      <p id={`${id}-error`} className="field-error" role={announce ? 'alert' : undefined}>
         {error}
       </p>
     ) : null}
-  </div>
+  </>
 );
 
 /** A local URL showing the chosen file, released when the file changes. */
@@ -153,16 +170,7 @@ export const ImagePicker = ({
           ) : null}
         </div>
       </div>
-      {hint ? (
-        <p id={`${id}-hint`} className="field-hint">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FieldNotes id={id} hint={hint} error={error} announce />
     </div>
   );
 };

@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
-import { Icon, type IconName } from './icons';
+import { type Feature, FeatureCard } from './icons';
 import './home.css';
 
-const POINTS: readonly { icon: IconName; title: string; text: string }[] = [
+const POINTS: readonly Feature[] = [
   {
     icon: 'bolt',
     title: 'Live bidding',
@@ -45,14 +45,8 @@ export const AboutPage = () => (
           What you get
         </h2>
         <ul className="about-points">
-          {POINTS.map(({ icon, title, text }) => (
-            <li key={title} className="card feature-card">
-              <span className="feature-icon">
-                <Icon name={icon} />
-              </span>
-              <h3>{title}</h3>
-              <p className="muted">{text}</p>
-            </li>
+          {POINTS.map((feature) => (
+            <FeatureCard key={feature.title} {...feature} />
           ))}
         </ul>
         <div className="about-actions">

@@ -4,10 +4,10 @@ import { Link } from 'react-router';
 import { AuctionCard, AuctionCardSkeleton } from '../auctions/auction-card';
 import { auctionsApi } from '../auctions/api';
 import { FIXED_CATEGORIES } from '../auctions/categories';
-import { Icon, type IconName } from './icons';
+import { type Feature, FeatureCard, Icon } from './icons';
 import './home.css';
 
-const FEATURES: readonly { icon: IconName; title: string; text: string }[] = [
+const FEATURES: readonly Feature[] = [
   {
     icon: 'shield',
     title: 'Secure Bidding',
@@ -68,14 +68,8 @@ const WhyChoose = () => (
         Why Choose BidHub?
       </h2>
       <ul className="feature-grid">
-        {FEATURES.map(({ icon, title, text }) => (
-          <li key={title} className="card feature-card">
-            <span className="feature-icon">
-              <Icon name={icon} />
-            </span>
-            <h3>{title}</h3>
-            <p className="muted">{text}</p>
-          </li>
+        {FEATURES.map((feature) => (
+          <FeatureCard key={feature.title} {...feature} />
         ))}
       </ul>
       <dl className="figures">

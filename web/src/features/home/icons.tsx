@@ -134,3 +134,20 @@ export const Icon = ({ name, size = 28 }: { name: IconName; size?: number }) => 
     {paths[name]}
   </svg>
 );
+
+export interface Feature {
+  icon: IconName;
+  title: string;
+  text: string;
+}
+
+/** One selling point: an icon, a title and a line of text (home and about pages). */
+export const FeatureCard = ({ icon, title, text }: Feature) => (
+  <li className="card feature-card">
+    <span className="feature-icon">
+      <Icon name={icon} />
+    </span>
+    <h3>{title}</h3>
+    <p className="muted">{text}</p>
+  </li>
+);
