@@ -1,7 +1,7 @@
-import type { PublicUser } from '@auction/contracts';
+import { type PublicUser, Role, type SessionUser } from '@auction/contracts';
 
-export type Role = 'User' | 'Auditor' | 'Admin';
-export const roles: readonly Role[] = ['User', 'Auditor', 'Admin'];
+export type { Role };
+export const roles: readonly Role[] = Role.options;
 
 /** A user's account: the only place personal data lives (events carry the id alone). */
 export interface Account {
@@ -29,7 +29,7 @@ export interface NewAccount {
 }
 
 /** The user as login and `GET /auth/me` return it (design §5). */
-export const userView = (account: Account) => ({
+export const userView = (account: Account): SessionUser => ({
   _id: account.id,
   id: account.id,
   name: `${account.firstName} ${account.lastName}`.trim(),

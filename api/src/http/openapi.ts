@@ -7,16 +7,16 @@ import {
   CategoryView,
   HistoryEntry,
   Id,
-  ImageView,
   NotificationView,
   ProfileStatistics,
+  ProfileView,
   RecentActivity,
+  SessionUser,
   WinningItem,
   WinningsStatistics,
 } from '@auction/contracts';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
-import { roles } from '../accounts/account';
 import { AuditPoint } from '../audit/audit-point';
 import {
   AuctionFilters,
@@ -55,24 +55,6 @@ export interface Operation {
   /** A body that is not the JSON envelope (the document itself, an NDJSON export). */
   readonly raw?: { readonly contentType: string; readonly schema?: z.ZodType };
 }
-
-const SessionUser = z.object({
-  _id: z.string(),
-  id: z.string(),
-  name: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  email: z.string(),
-  role: z.enum(roles),
-  image: ImageView,
-  createdAt: z.string(),
-});
-
-const Profile = z.object({
-  user: SessionUser.extend({ products: z.array(AuctionView), winnings: z.array(WinningItem) }),
-  statistics: ProfileStatistics,
-  recentActivity: z.array(RecentActivity),
-});
 
 const AuditIdParams = z.object({ id: Id });
 
@@ -246,7 +228,7 @@ export const operations: readonly Operation[] = [
     summary: 'Profile, statistics and recent activity',
     auth: 'user',
     ok: 200,
-    payload: { data: Profile },
+    payload: { data: ProfileView },
   },
   {
     method: 'get',

@@ -71,6 +71,9 @@ export {
   WinningItem,
   WinningsStatistics,
   NotificationView,
+  Role,
+  SessionUser,
+  ProfileView,
 } from './http/views';
 export {
   AuditEvent,

@@ -119,3 +119,28 @@ export const NotificationView = z.object({
   auctionId: z.string().nullable(),
 });
 export type NotificationView = z.infer<typeof NotificationView>;
+
+export const Role = z.enum(['User', 'Auditor', 'Admin']);
+export type Role = z.infer<typeof Role>;
+
+/** The signed-in user as login and `GET /auth/me` return it (design §5): personal data, own eyes only. */
+export const SessionUser = z.object({
+  _id: z.string(),
+  id: z.string(),
+  name: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  role: Role,
+  image: ImageView,
+  createdAt: z.string(),
+});
+export type SessionUser = z.infer<typeof SessionUser>;
+
+/** `GET /user/profile`'s `data`. */
+export const ProfileView = z.object({
+  user: SessionUser.extend({ products: z.array(AuctionView), winnings: z.array(WinningItem) }),
+  statistics: ProfileStatistics,
+  recentActivity: z.array(RecentActivity),
+});
+export type ProfileView = z.infer<typeof ProfileView>;

@@ -1,17 +1,6 @@
+import { SessionUser } from '@auction/contracts';
 import { z } from 'zod';
 import { call } from '../../lib/api-client';
-
-/** The logged-in user as login and `GET /auth/me` return it (design §5). */
-export const SessionUser = z.object({
-  _id: z.string(),
-  name: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  email: z.string(),
-  role: z.string(),
-  image: z.object({ url: z.string() }).nullable(),
-});
-export type SessionUser = z.infer<typeof SessionUser>;
 
 const WithUser = z.object({ user: SessionUser });
 const Empty = z.object({});

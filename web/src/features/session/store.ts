@@ -1,7 +1,8 @@
 import { create } from 'zustand';
 import { onUnauthorized } from '../../lib/api-client';
 import { renewSocketSession } from '../../lib/socket';
-import { SessionUser, sessionApi } from './api';
+import { SessionUser } from '@auction/contracts';
+import { sessionApi } from './api';
 
 const STORAGE_KEY = 'user';
 
