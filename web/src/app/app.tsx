@@ -1,26 +1,55 @@
-import { useEffect } from 'react';
+import { Suspense, lazy, useEffect } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { Slide, ToastContainer } from 'react-toastify';
 import { AboutPage } from '../features/home/about-page';
 import { AllAuctionsPage } from '../features/auctions/all-auctions-page';
 import { AuctionDetailPage } from '../features/auctions/auction-detail-page';
-import { AuditPage } from '../features/audit/audit-page';
-import { LoginPage } from '../features/auth/login-page';
-import { SignupPage } from '../features/auth/signup-page';
-import { AuctionsWonPage } from '../features/dashboard/auctions-won-page';
-import { CreateAuctionPage } from '../features/dashboard/create-auction-page';
-import { CreateCategoryPage } from '../features/dashboard/create-category-page';
-import { DashboardLayout } from '../features/dashboard/dashboard-layout';
-import { EditAuctionPage } from '../features/dashboard/edit-auction-page';
-import { HistoryPage } from '../features/dashboard/history-page';
-import { MyAuctionsPage } from '../features/dashboard/my-auctions-page';
-import { MyProfilePage } from '../features/dashboard/my-profile-page';
 import { HomePage } from '../features/home/home-page';
 import { useSession } from '../features/session/store';
+import { Spinner } from '../components/status';
 import { Footer } from './footer';
 import { GuestOnly, Protected } from './guards';
 import { Navbar } from './navbar';
 import { NotFoundPage } from './not-found-page';
+
+// Pages behind a login or a form load on demand; the public pages come with the first load.
+const AuditPage = lazy(() =>
+  import('../features/audit/audit-page').then((m) => ({ default: m.AuditPage })),
+);
+const LoginPage = lazy(() =>
+  import('../features/auth/login-page').then((m) => ({ default: m.LoginPage })),
+);
+const SignupPage = lazy(() =>
+  import('../features/auth/signup-page').then((m) => ({ default: m.SignupPage })),
+);
+const AuctionsWonPage = lazy(() =>
+  import('../features/dashboard/auctions-won-page').then((m) => ({ default: m.AuctionsWonPage })),
+);
+const CreateAuctionPage = lazy(() =>
+  import('../features/dashboard/create-auction-page').then((m) => ({
+    default: m.CreateAuctionPage,
+  })),
+);
+const CreateCategoryPage = lazy(() =>
+  import('../features/dashboard/create-category-page').then((m) => ({
+    default: m.CreateCategoryPage,
+  })),
+);
+const DashboardLayout = lazy(() =>
+  import('../features/dashboard/dashboard-layout').then((m) => ({ default: m.DashboardLayout })),
+);
+const EditAuctionPage = lazy(() =>
+  import('../features/dashboard/edit-auction-page').then((m) => ({ default: m.EditAuctionPage })),
+);
+const HistoryPage = lazy(() =>
+  import('../features/dashboard/history-page').then((m) => ({ default: m.HistoryPage })),
+);
+const MyAuctionsPage = lazy(() =>
+  import('../features/dashboard/my-auctions-page').then((m) => ({ default: m.MyAuctionsPage })),
+);
+const MyProfilePage = lazy(() =>
+  import('../features/dashboard/my-profile-page').then((m) => ({ default: m.MyProfilePage })),
+);
 
 /** The route table of spec §2, with its guards. */
 export const App = () => {
@@ -39,30 +68,32 @@ export const App = () => {
       </a>
       <Navbar />
       <main id="main" className="main">
-        <Routes>
-          <Route path="/" element={<HomePage />} />
-          <Route path="/about" element={<AboutPage />} />
-          <Route path="/auctions" element={<AllAuctionsPage />} />
-          <Route path="/auction/:auctionId" element={<AuctionDetailPage />} />
-          <Route element={<GuestOnly />}>
-            <Route path="/login" element={<LoginPage />} />
-            <Route path="/signup" element={<SignupPage />} />
-          </Route>
-          <Route element={<Protected />}>
-            <Route path="/audit/auction/:auctionId" element={<AuditPage />} />
-            <Route path="/dashboard" element={<DashboardLayout />}>
-              <Route index element={<Navigate to="my-profile" replace />} />
-              <Route path="my-profile" element={<MyProfilePage />} />
-              <Route path="my-auctions" element={<MyAuctionsPage />} />
-              <Route path="create-auction" element={<CreateAuctionPage />} />
-              <Route path="edit-auction/:auctionId" element={<EditAuctionPage />} />
-              <Route path="auctions-won" element={<AuctionsWonPage />} />
-              <Route path="history" element={<HistoryPage />} />
-              <Route path="create-category" element={<CreateCategoryPage />} />
+        <Suspense fallback={<Spinner label="Loading" />}>
+          <Routes>
+            <Route path="/" element={<HomePage />} />
+            <Route path="/about" element={<AboutPage />} />
+            <Route path="/auctions" element={<AllAuctionsPage />} />
+            <Route path="/auction/:auctionId" element={<AuctionDetailPage />} />
+            <Route element={<GuestOnly />}>
+              <Route path="/login" element={<LoginPage />} />
+              <Route path="/signup" element={<SignupPage />} />
             </Route>
-          </Route>
-          <Route path="*" element={<NotFoundPage />} />
-        </Routes>
+            <Route element={<Protected />}>
+              <Route path="/audit/auction/:auctionId" element={<AuditPage />} />
+              <Route path="/dashboard" element={<DashboardLayout />}>
+                <Route index element={<Navigate to="my-profile" replace />} />
+                <Route path="my-profile" element={<MyProfilePage />} />
+                <Route path="my-auctions" element={<MyAuctionsPage />} />
+                <Route path="create-auction" element={<CreateAuctionPage />} />
+                <Route path="edit-auction/:auctionId" element={<EditAuctionPage />} />
+                <Route path="auctions-won" element={<AuctionsWonPage />} />
+                <Route path="history" element={<HistoryPage />} />
+                <Route path="create-category" element={<CreateCategoryPage />} />
+              </Route>
+            </Route>
+            <Route path="*" element={<NotFoundPage />} />
+          </Routes>
+        </Suspense>
       </main>
       <Footer />
       <ToastContainer
