@@ -12,7 +12,6 @@ export { sealEvents, eventIdFor } from './chain/seal';
 export {
   createCategory,
   seedFixedCategories,
-  fixedCategories,
   type CreateCategoryCommand,
   type CreateCategoryOutcome,
 } from './category/categories';

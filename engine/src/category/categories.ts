@@ -1,4 +1,5 @@
 import {
+  fixedCategories,
   type CategoryCreated,
   CategoryNameReserved,
   type Rejection,
@@ -79,38 +80,6 @@ export const createCategory = async (
     position: position === 'exists' ? undefined : position,
   };
 };
-
-/** The eight categories of the spec, with fixed ids so seeding is idempotent. */
-export const fixedCategories = [
-  {
-    categoryId: 'art-collectibles',
-    name: 'Art & Collectibles',
-    description: 'Paintings, prints, sculpture and collectible pieces',
-  },
-  {
-    categoryId: 'jewelry-watches',
-    name: 'Jewelry & Watches',
-    description: 'Fine jewelry, gemstones and timepieces',
-  },
-  { categoryId: 'vehicles', name: 'Vehicles', description: 'Cars, motorcycles and other vehicles' },
-  {
-    categoryId: 'real-estate',
-    name: 'Real Estate',
-    description: 'Homes, land and commercial property',
-  },
-  { categoryId: 'fashion', name: 'Fashion', description: 'Clothing, shoes and accessories' },
-  {
-    categoryId: 'electronics',
-    name: 'Electronics',
-    description: 'Computers, phones, audio and gadgets',
-  },
-  { categoryId: 'gaming', name: 'Gaming', description: 'Consoles, games and gaming gear' },
-  {
-    categoryId: 'antiques',
-    name: 'Antiques',
-    description: 'Furniture, décor and objects of earlier eras',
-  },
-] as const;
 
 /** Creates the fixed categories that are missing; safe to run at every start. */
 export const seedFixedCategories = async (store: EventStore, at: string): Promise<void> => {

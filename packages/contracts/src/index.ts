@@ -10,6 +10,7 @@ export {
   normaliseCategoryName,
 } from './ids';
 export { rules } from './rules';
+export { fixedCategories } from './categories';
 export {
   errorCatalog,
   errorCodes,

@@ -1,13 +1,18 @@
-/** The fixed categories of spec §2, with the home page's approximate item counts. */
-export const FIXED_CATEGORIES = [
-  { name: 'Art & Collectibles', label: '2.5k+', icon: 'palette' },
-  { name: 'Jewelry & Watches', label: '1.8k+', icon: 'gem' },
-  { name: 'Vehicles', label: '950+', icon: 'car' },
-  { name: 'Real Estate', label: '420+', icon: 'house' },
-  { name: 'Fashion', label: '3.2k+', icon: 'shirt' },
-  { name: 'Electronics', label: '1.5k+', icon: 'laptop' },
-  { name: 'Gaming', label: '890+', icon: 'gamepad' },
-  { name: 'Antiques', label: '670+', icon: 'vase' },
-] as const;
+import { fixedCategories } from '@auction/contracts';
 
-export type FixedCategoryIcon = (typeof FIXED_CATEGORIES)[number]['icon'];
+const presentation = {
+  'art-collectibles': { label: '2.5k+', icon: 'palette' },
+  'jewelry-watches': { label: '1.8k+', icon: 'gem' },
+  vehicles: { label: '950+', icon: 'car' },
+  'real-estate': { label: '420+', icon: 'house' },
+  fashion: { label: '3.2k+', icon: 'shirt' },
+  electronics: { label: '1.5k+', icon: 'laptop' },
+  gaming: { label: '890+', icon: 'gamepad' },
+  antiques: { label: '670+', icon: 'vase' },
+} as const satisfies Record<(typeof fixedCategories)[number]['categoryId'], object>;
+
+/** The fixed categories of spec §2, with the home page's approximate item counts and icons. */
+export const FIXED_CATEGORIES = fixedCategories.map(({ categoryId, name }) => ({
+  name,
+  ...presentation[categoryId],
+}));
