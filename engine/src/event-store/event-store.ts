@@ -6,7 +6,10 @@
 /** Revision of a stream's last event (0-based), or what the writer expects of the stream. */
 export type ExpectedRevision = number | 'no_stream' | 'any';
 
-/** An event to append. `id` makes the append idempotent: the same ids appended again are a no-op. */
+/**
+ * An event to append. Its `id` makes a retry idempotent: the same ids appended again at the same
+ * place with an exact expected revision or `no_stream` are a no-op.
+ */
 export interface NewEvent {
   readonly id: string;
   readonly type: string;
@@ -75,8 +78,9 @@ export interface Subscription {
 export interface EventStore {
   /**
    * Appends atomically: all events or none. Throws `WrongExpectedRevisionError` when the stream's
-   * revision is not `expected`. Appending events whose ids are already stored at the same place
-   * in the same stream succeeds without writing (idempotent retry).
+   * revision is not `expected`. Retrying with an exact revision or `no_stream` events whose ids are
+   * already stored at that place in the stream succeeds without writing (idempotent retry). With
+   * `any` a retry may write the events again: EventStoreDB only tries to detect it.
    */
   append(
     streamId: string,

@@ -41,25 +41,64 @@ import { CaughtUp } from './caught-up';
 export interface EventStoreDbEventStoreOptions {
   /** E.g. `esdb://localhost:2113?tls=false`. */
   readonly connectionString: string;
+  /** How long `connect` and `ping` wait for each answer; default 5000. */
+  readonly timeoutMs?: number;
 }
 
-const PAGE_SIZE = 500;
+/** The oldest server this adapter runs on: the first to tell a subscription it has caught up. */
+export const MINIMUM_SERVER_VERSION = '23.10';
+
+const DEFAULT_TIMEOUT_MS = 5000;
+const READ_BUFFER = 500;
+const HEAD_PAGE_SIZE = 32;
 const DEFAULT_BATCH_SIZE = 500;
 
 /**
- * The distributed event store on EventStoreDB 22.6 or later (which reports positions on stream
- * reads). System events (`$` types or `$` streams) are not visible through this port.
+ * The distributed event store on EventStoreDB 23.10 or later. System events (`$` types or `$`
+ * streams) are not visible through this port. Reads of the log and subscriptions are filtered on
+ * the server, by event type when they name types.
  */
 export class EventStoreDbEventStore implements EventStore {
   private readonly client: EventStoreDBClient;
+  private readonly where: string;
+  private readonly timeoutMs: number;
   private readonly subscriptions = new Set<EsdbSubscription>();
 
-  static open(options: EventStoreDbEventStoreOptions): EventStoreDbEventStore {
-    return new EventStoreDbEventStore(options);
+  /**
+   * Connects and checks, within `timeoutMs` for each answer, that the server is reachable, serves
+   * reads of the log and is at least {@link MINIMUM_SERVER_VERSION}. Errors name the connection
+   * string without its credentials.
+   */
+  static async connect(options: EventStoreDbEventStoreOptions): Promise<EventStoreDbEventStore> {
+    const store = new EventStoreDbEventStore(options);
+    try {
+      requireSupportedServer(await store.answer(ServerVersion.of(store.client)), store.where);
+      await store.ping();
+      return store;
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
   }
 
-  constructor(options: EventStoreDbEventStoreOptions) {
-    this.client = EventStoreDBClient.connectionString(options.connectionString);
+  private constructor(options: EventStoreDbEventStoreOptions) {
+    this.where = withoutCredentials(options.connectionString);
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    try {
+      this.client = EventStoreDBClient.connectionString(options.connectionString);
+    } catch {
+      // The client's message repeats the whole connection string, password included.
+      throw new Error(`Invalid EventStoreDB connection string: ${this.where}`);
+    }
+  }
+
+  /** Resolves once the server has answered a read of the log's end within `timeoutMs`. */
+  async ping(): Promise<void> {
+    const read = this.client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: 1 });
+    const answered = new Promise<void>((resolve, reject) => {
+      read.on('error', reject).on('end', resolve).resume();
+    });
+    await this.answer(answered, () => void read.cancel());
   }
 
   async append(
@@ -76,11 +115,11 @@ export class EventStoreDbEventStore implements EventStore {
         ),
         { expectedRevision: toEsdbExpected(expected) },
       );
-      const nextRevision = Number(result.nextExpectedRevision);
+      const nextRevision = toSafeNumber(result.nextExpectedRevision, 'revision');
       const commit = result.position?.commit;
       const position =
         commit !== undefined && commit >= 0n
-          ? Number(commit)
+          ? toSafeNumber(commit, 'position')
           : await this.positionAt(streamId, nextRevision);
       return { nextRevision, position };
     } catch (error) {
@@ -89,7 +128,7 @@ export class EventStoreDbEventStore implements EventStore {
         throw new WrongExpectedRevisionError(
           streamId,
           expected,
-          typeof actual === 'bigint' ? Number(actual) : 'no_stream',
+          typeof actual === 'bigint' ? toSafeNumber(actual, 'revision') : 'no_stream',
         );
       }
       throw error;
@@ -113,23 +152,28 @@ export class EventStoreDbEventStore implements EventStore {
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const limit = options.maxCount ?? Infinity;
-    const wanted = typeFilter(options.eventTypes);
-    const found: RecordedEvent[] = [];
-    let after = options.afterPosition;
-    while (found.length < limit) {
-      const page = await this.readAllPage(after);
-      for (const event of page.events) {
-        if (found.length < limit && wanted(event.type)) found.push(event);
+    const { afterPosition, eventTypes } = options;
+    const end = await this.endOfLog();
+    if (limit <= 0 || end === undefined || (afterPosition ?? -1) >= end) return [];
+    const reader = new FilteredLog(this.client, { afterPosition, eventTypes, end }, READ_BUFFER);
+    try {
+      const found: RecordedEvent[] = [];
+      for (;;) {
+        for (const event of reader.take(limit - found.length)) found.push(event);
+        if (found.length >= limit || reader.caughtUp) return found;
+        await reader.wait();
       }
-      if (page.lastPosition === undefined) break;
-      after = page.lastPosition;
+    } finally {
+      await reader.close();
     }
-    return found;
   }
 
   subscribe(options: SubscribeOptions): Subscription {
-    const subscription = new EsdbSubscription(this.client, options, () =>
-      this.subscriptions.delete(subscription),
+    const subscription = new EsdbSubscription(
+      this.client,
+      () => this.endOfLog(),
+      options,
+      () => this.subscriptions.delete(subscription),
     );
     this.subscriptions.add(subscription);
     return subscription;
@@ -138,24 +182,40 @@ export class EventStoreDbEventStore implements EventStore {
   async headPosition(): Promise<number | undefined> {
     let before: ReadPosition = END;
     for (;;) {
-      let count = 0;
-      for await (const { event } of this.client.readAll({
-        fromPosition: before,
-        direction: BACKWARDS,
-        maxCount: PAGE_SIZE,
-      })) {
-        count += 1;
-        if (event === undefined) continue;
-        if (isUserEvent(event)) return positionOf(event.position);
-        before = event.position;
-      }
-      if (count < PAGE_SIZE) return undefined;
+      const page = await this.readAllBackwards(before, HEAD_PAGE_SIZE);
+      const head = page.find(isUserEvent);
+      if (head !== undefined) return positionOf(head.position);
+      const last = page[page.length - 1];
+      if (last === undefined || page.length < HEAD_PAGE_SIZE) return undefined;
+      before = last.position;
     }
   }
 
   async close(): Promise<void> {
     await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
     await this.client.dispose();
+  }
+
+  /** `work`'s result, or a clear error when it fails or does not settle within `timeoutMs`. */
+  private async answer<T>(work: Promise<T>, abandon?: () => void): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        abandon?.();
+        reject(
+          new Error(`EventStoreDB at ${this.where} did not answer within ${this.timeoutMs} ms`),
+        );
+      }, this.timeoutMs);
+    });
+    const failure = work.catch((error: unknown) => {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(`EventStoreDB at ${this.where} failed: ${reason}`, { cause: error });
+    });
+    try {
+      return await Promise.race([failure, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private async check(streamId: string, expected: ExpectedRevision): Promise<AppendResult> {
@@ -196,65 +256,160 @@ export class EventStoreDbEventStore implements EventStore {
       direction: typeof FORWARDS | typeof BACKWARDS;
     },
   ): Promise<RecordedEvent[]> {
-    const events: RecordedEvent[] = [];
+    const events: EsdbRecordedEvent[] = [];
     try {
       for await (const { event } of this.client.readStream(streamId, options)) {
-        if (event === undefined) continue;
-        if (event.position === undefined) {
-          throw new Error('EventStoreDB reports no positions on stream reads before version 22.6');
-        }
-        events.push(toRecordedEvent(event, positionOf(event.position)));
+        if (event !== undefined) events.push(event);
       }
     } catch (error) {
       if (error instanceof StreamNotFoundError) return [];
       throw error;
     }
+    return events.map((event) => {
+      if (event.position === undefined) {
+        throw new Error(`EventStoreDB read ${streamId} without positions`);
+      }
+      return toRecordedEvent(event, positionOf(event.position));
+    });
+  }
+
+  /** Position of the log's last record, system ones included. */
+  private async endOfLog(): Promise<number | undefined> {
+    const [last] = await this.readAllBackwards(END, 1);
+    return last === undefined ? undefined : positionOf(last.position);
+  }
+
+  /** Reads to the end, as every read here does: `dispose` waits forever for a read left early. */
+  private async readAllBackwards(
+    before: ReadPosition,
+    maxCount: number,
+  ): Promise<AllStreamRecordedEvent[]> {
+    const events: AllStreamRecordedEvent[] = [];
+    for await (const { event } of this.client.readAll({
+      fromPosition: before,
+      direction: BACKWARDS,
+      maxCount,
+    })) {
+      if (event !== undefined) events.push(event);
+    }
+    return events;
+  }
+}
+
+/** The client keeps the server-features call it makes to learn the server's version protected. */
+class ServerVersion extends EventStoreDBClient {
+  static async of(client: ServerVersion): Promise<string> {
+    return (await client.capabilities).serverVersion;
+  }
+}
+
+/**
+ * A `subscribeToAll` filtered on the server, read in order. `caughtUp` turns true once every event
+ * up to `end` (the log's end before it started) has been taken: at an event at or after `end`, or
+ * once the events that came before the server's caught-up message have been taken.
+ */
+class FilteredLog {
+  private readonly stream: AllStreamSubscription;
+  private readonly end: number | undefined;
+  private after: number;
+  private passedEnd: boolean;
+  private bufferedBeforeCaughtUp: number | undefined;
+  private problem: Error | undefined;
+  private closed = false;
+  private wake: (() => void) | undefined;
+
+  constructor(
+    client: EventStoreDBClient,
+    from: {
+      readonly afterPosition: number | undefined;
+      readonly eventTypes: readonly string[] | undefined;
+      readonly end: number | undefined;
+    },
+    highWaterMark: number,
+  ) {
+    this.after = from.afterPosition ?? -1;
+    this.end = from.end;
+    this.passedEnd = from.end === undefined || this.after >= from.end;
+    this.stream = client.subscribeToAll(
+      { fromPosition: toReadPosition(from.afterPosition), filter: serverFilter(from.eventTypes) },
+      { highWaterMark },
+    );
+    this.stream.on('readable', () => this.notify());
+    this.stream.on('caughtUp', () => {
+      this.bufferedBeforeCaughtUp ??= this.stream.readableLength;
+      this.notify();
+    });
+    this.stream.on('error', (error) => this.fail(error));
+    this.stream.on('end', () => this.fail(new Error('The EventStoreDB subscription ended')));
+  }
+
+  get caughtUp(): boolean {
+    return this.passedEnd || this.bufferedBeforeCaughtUp === 0;
+  }
+
+  /** Up to `max` of the user events that have arrived, in order. */
+  take(max: number): RecordedEvent[] {
+    const events: RecordedEvent[] = [];
+    while (events.length < max) {
+      const resolved = this.stream.read() as AllStreamResolvedEvent | null;
+      if (resolved === null) break;
+      if (this.bufferedBeforeCaughtUp !== undefined && this.bufferedBeforeCaughtUp > 0) {
+        this.bufferedBeforeCaughtUp -= 1;
+      }
+      const { event } = resolved;
+      if (event === undefined) continue;
+      const position = positionOf(event.position);
+      if (this.end !== undefined && position >= this.end) this.passedEnd = true;
+      if (position <= this.after || !isUserEvent(event)) continue;
+      this.after = position;
+      events.push(toRecordedEvent(event, position));
+    }
     return events;
   }
 
-  /** One page of `$all` after a position: its user events, and where the next page starts. */
-  private async readAllPage(
-    after: number | undefined,
-  ): Promise<{ events: RecordedEvent[]; lastPosition: number | undefined }> {
-    const events: RecordedEvent[] = [];
-    let lastPosition: number | undefined;
-    let count = 0;
-    for await (const resolved of this.client.readAll({
-      fromPosition: after === undefined ? START : { commit: BigInt(after), prepare: BigInt(after) },
-      direction: FORWARDS,
-      maxCount: PAGE_SIZE + 1,
-    })) {
-      count += 1;
-      const event = resolved.event;
-      if (event === undefined) continue;
-      const position = positionOf(event.position);
-      if (after !== undefined && position <= after) continue;
-      lastPosition = position;
-      if (isUserEvent(event)) events.push(toRecordedEvent(event, position));
+  /** Resolves when more may be taken, `caughtUp` may have changed or it was closed. */
+  async wait(): Promise<void> {
+    if (this.problem === undefined && !this.closed && this.stream.readableLength === 0) {
+      await new Promise<void>((resolve) => (this.wake = resolve));
     }
-    return { events, lastPosition: count > PAGE_SIZE ? lastPosition : undefined };
+    if (this.problem !== undefined) throw this.problem;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.notify();
+    // Fails only when the subscription never started, which 'error' has reported already.
+    await this.stream.unsubscribe().catch(() => undefined);
+  }
+
+  private fail(error: Error): void {
+    if (this.closed) return;
+    this.problem ??= error;
+    this.notify();
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
   }
 }
 
 const delivering = new AsyncLocalStorage<EsdbSubscription>();
 
-/**
- * A `subscribeToAll` from the start position, filtered on the server, delivered in batches of what
- * has arrived. Caught up when the server says so, or once it passed the log's end at subscribe time.
- */
+/** Delivers a {@link FilteredLog} in batches of what has arrived. */
 class EsdbSubscription implements Subscription {
   private readonly latch = new CaughtUp();
   readonly caughtUp = this.latch.promise;
-  private isCaughtUp = false;
   private lastPosition: number | undefined;
   private closed = false;
-  private stream: AllStreamSubscription | undefined;
-  private stopWaiting: (() => void) | undefined;
-  private bufferedBeforeCaughtUp: number | undefined;
+  private log: FilteredLog | undefined;
   private readonly done: Promise<void>;
 
   constructor(
     private readonly client: EventStoreDBClient,
+    private readonly endOfLog: () => Promise<number | undefined>,
     private readonly options: SubscribeOptions,
     private readonly onStop: () => void,
   ) {
@@ -268,55 +423,27 @@ class EsdbSubscription implements Subscription {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.stopWaiting?.();
-    await this.stream?.unsubscribe();
+    await this.log?.close();
     if (delivering.getStore() === this) return;
     await this.done;
   }
 
   private async run(): Promise<void> {
-    const batchSize = this.options.batchSize ?? DEFAULT_BATCH_SIZE;
+    const { afterPosition, eventTypes, batchSize = DEFAULT_BATCH_SIZE } = this.options;
     try {
       const end = await this.endOfLog();
-      if (end === undefined || end <= (this.lastPosition ?? -1)) this.markCaughtUp();
-      const after = this.lastPosition;
-      const stream = this.client.subscribeToAll({
-        fromPosition:
-          after === undefined ? START : { commit: BigInt(after), prepare: BigInt(after) },
-        filter: this.filter((position) => {
-          if (end !== undefined && position >= end) this.noteCaughtUp();
-        }),
-      });
-      this.stream = stream;
-      stream.on('caughtUp', () => this.noteCaughtUp());
-      const failure = new Promise<never>((_, reject) => {
-        stream.on('error', reject);
-        stream.on('end', () => reject(new Error('The EventStoreDB subscription ended')));
-      });
-      failure.catch(() => undefined);
       if (this.closed) return;
-
+      const log = new FilteredLog(this.client, { afterPosition, eventTypes, end }, batchSize);
+      this.log = log;
       while (!this.closed) {
-        const batch: RecordedEvent[] = [];
-        let passedEnd = false;
-        while (batch.length < batchSize) {
-          const resolved = stream.read() as AllStreamResolvedEvent | null;
-          if (resolved === null) break;
-          if (this.bufferedBeforeCaughtUp !== undefined) this.bufferedBeforeCaughtUp -= 1;
-          const { event } = resolved;
-          if (event === undefined) continue;
-          const position = positionOf(event.position);
-          if (end !== undefined && position >= end) passedEnd = true;
-          if (position <= (this.lastPosition ?? -1) || !isUserEvent(event)) continue;
-          batch.push(toRecordedEvent(event, position));
-        }
+        const batch = log.take(batchSize);
         const last = batch[batch.length - 1];
         if (last !== undefined) {
           await delivering.run(this, () => this.options.onEvents(batch));
           this.lastPosition = last.position;
         }
-        if (passedEnd || (this.bufferedBeforeCaughtUp ?? 1) <= 0) this.markCaughtUp();
-        if (last === undefined) await Promise.race([this.readable(stream), failure]);
+        if (log.caughtUp) this.latch.resolve();
+        if (last === undefined) await log.wait();
       }
     } catch (error) {
       if (!this.closed) {
@@ -326,66 +453,62 @@ class EsdbSubscription implements Subscription {
       }
     } finally {
       this.latch.stopped();
-      await this.stream?.unsubscribe();
+      await this.log?.close();
       this.onStop();
     }
   }
+}
 
-  /** The server has sent everything up to now: caught up once the buffered events are delivered. */
-  private noteCaughtUp(): void {
-    if (this.isCaughtUp || this.bufferedBeforeCaughtUp !== undefined) return;
-    this.bufferedBeforeCaughtUp = this.stream?.readableLength ?? 0;
-    this.stopWaiting?.();
+/**
+ * A position or revision from EventStoreDB as a number. Throws beyond `Number.MAX_SAFE_INTEGER`,
+ * where a number can no longer tell neighbouring positions apart.
+ */
+export function toSafeNumber(value: bigint, what: 'position' | 'revision'): number {
+  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) {
+    throw new Error(
+      `EventStoreDB ${what} ${value} is beyond Number.MAX_SAFE_INTEGER (2^53 - 1): this adapter cannot represent it`,
+    );
   }
+  return Number(value);
+}
 
-  private markCaughtUp(): void {
-    this.isCaughtUp = true;
-    this.latch.resolve();
-  }
+/** The connection string without the `user:password@` the client would take from it. */
+export function withoutCredentials(connectionString: string): string {
+  return connectionString.trim().replace(/^([^:]+:\/\/)[^:]+:[^@]+@/, '$1');
+}
 
-  private readable(stream: AllStreamSubscription): Promise<void> {
-    if (this.closed || stream.readableLength > 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const stop = () => {
-        stream.off('readable', stop);
-        this.stopWaiting = undefined;
-        resolve();
-      };
-      stream.on('readable', stop);
-      this.stopWaiting = stop;
-    });
-  }
-
-  private filter(onCheckpoint: (position: number) => void): Filter {
-    const checkpointReached = (_: unknown, position: Position) => {
-      onCheckpoint(Number(position.commit));
-    };
-    const { eventTypes } = this.options;
-    return eventTypes === undefined
-      ? excludeSystemEvents({ checkpointReached })
-      : eventTypeFilter({
-          regex: `^(?:${eventTypes.map(escapeRegex).join('|')})$`,
-          checkpointReached,
-        });
-  }
-
-  private async endOfLog(): Promise<number | undefined> {
-    for await (const resolved of this.client.readAll({
-      fromPosition: END,
-      direction: BACKWARDS,
-      maxCount: 1,
-    })) {
-      if (resolved.event !== undefined) return positionOf(resolved.event.position);
-    }
-    return undefined;
-  }
+/**
+ * Throws unless `version`, as the client reports it (`24.10.0`, or `unknown` when the server does
+ * not say), is {@link MINIMUM_SERVER_VERSION} or later.
+ */
+export function requireSupportedServer(version: string, where: string): void {
+  const [major = NaN, minor = NaN] = version.split('.').map(Number);
+  const [minMajor = 0, minMinor = 0] = MINIMUM_SERVER_VERSION.split('.').map(Number);
+  if (major > minMajor || (major === minMajor && minor >= minMinor)) return;
+  const found =
+    version === 'unknown'
+      ? 'does not report its version (EventStoreDB before 21.10, or not EventStoreDB)'
+      : `reports version ${version}`;
+  throw new Error(
+    `EventStoreDB at ${where} ${found}; this adapter needs ${MINIMUM_SERVER_VERSION} or later`,
+  );
 }
 
 // An event's position is its own log record's (prepare): events of one legacy transaction share a
 // commit position, never a prepare one. gRPC appends commit each event at its prepare position and
 // report the last event's as the append's commit position.
 function positionOf(position: Position): number {
-  return Number(position.prepare);
+  return toSafeNumber(position.prepare, 'position');
+}
+
+function toReadPosition(after: number | undefined): ReadPosition {
+  return after === undefined ? START : { commit: BigInt(after), prepare: BigInt(after) };
+}
+
+function serverFilter(eventTypes: readonly string[] | undefined): Filter {
+  return eventTypes === undefined
+    ? excludeSystemEvents()
+    : eventTypeFilter({ regex: `^(?:${eventTypes.map(escapeRegex).join('|')})$` });
 }
 
 function toEsdbExpected(expected: ExpectedRevision): EsdbExpectedRevision {
@@ -398,12 +521,6 @@ function isUserEvent(event: AllStreamRecordedEvent): boolean {
   return !event.type.startsWith('$') && !event.streamId.startsWith('$');
 }
 
-function typeFilter(eventTypes: readonly string[] | undefined): (type: string) => boolean {
-  if (eventTypes === undefined) return () => true;
-  const types = new Set(eventTypes);
-  return (type) => types.has(type);
-}
-
 function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -412,7 +529,7 @@ function toRecordedEvent(event: EsdbRecordedEvent, position: number): RecordedEv
   return {
     id: event.id,
     streamId: event.streamId,
-    revision: Number(event.revision),
+    revision: toSafeNumber(event.revision, 'revision'),
     position,
     type: event.type,
     data: event.data,

@@ -22,27 +22,35 @@ function tempFile(): { filename: string; remove: () => void } {
   };
 }
 
-describeEventStoreContract('SQLite file', () => {
-  const { filename, remove } = tempFile();
-  let store = new SqliteEventStore({ filename, pollIntervalMs: POLL_MS });
-  return Promise.resolve({
-    store,
-    reopen: async () => {
-      await store.close();
-      store = SqliteEventStore.open({ filename, pollIntervalMs: POLL_MS });
-      return store;
-    },
-    cleanup: async () => {
-      await store.close();
-      remove();
-    },
-  });
-});
+describeEventStoreContract(
+  'SQLite file',
+  () => {
+    const { filename, remove } = tempFile();
+    let store = new SqliteEventStore({ filename, pollIntervalMs: POLL_MS });
+    return Promise.resolve({
+      store,
+      reopen: async () => {
+        await store.close();
+        store = SqliteEventStore.open({ filename, pollIntervalMs: POLL_MS });
+        return store;
+      },
+      cleanup: async () => {
+        await store.close();
+        remove();
+      },
+    });
+  },
+  { idempotentAny: true },
+);
 
-describeEventStoreContract('SQLite in memory', () => {
-  const store = new SqliteEventStore({ filename: ':memory:' });
-  return Promise.resolve({ store, cleanup: () => store.close() });
-});
+describeEventStoreContract(
+  'SQLite in memory',
+  () => {
+    const store = new SqliteEventStore({ filename: ':memory:' });
+    return Promise.resolve({ store, cleanup: () => store.close() });
+  },
+  { idempotentAny: true },
+);
 
 describe('SqliteEventStore', () => {
   const opened: SqliteEventStore[] = [];
