@@ -15,6 +15,7 @@ export type {
   Write,
 } from './read-store/read-store';
 export { SqliteReadStore, type SqliteReadStoreOptions } from './read-store/sqlite-read-store';
+export { MongoReadStore, type MongoReadStoreOptions } from './read-store/mongo-read-store';
 export type { Projection, ProjectedEvent, UnitOfWork } from './runner/projection';
 export {
   ProjectionRunner,

@@ -1,38 +1,185 @@
 import { randomUUID } from 'node:crypto';
+import net from 'node:net';
 import { MongoClient } from 'mongodb';
-import { expect, it } from 'vitest';
+import type { CommandStartedEvent } from 'mongodb';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeReadStoreContract } from './contract';
-import { MongoReadStore } from './mongo-read-store';
+import { MongoReadStore, type MongoReadStoreOptions, probeTransactions } from './mongo-read-store';
 
-const url = process.env.MONGODB_URL;
+// The suites that need a server run when MONGODB_URL names one (e.g. `scripts/ferretdb.sh start`),
+// and show as skipped otherwise.
+const url = process.env.MONGODB_URL ?? '';
+const testDb = () => `auction_rs_test_${randomUUID().slice(0, 8)}`;
 
-if (url === undefined) {
-  it('MongoDB contract: not configured', () => {
-    console.warn(
-      'MongoDB read-store contract NOT run: set MONGODB_URL=mongodb://localhost:27017 to run it',
+/** A local port nothing listens on. */
+const closedPort = async (): Promise<number> => {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+};
+
+const dropDatabase = async (dbName: string): Promise<void> => {
+  const client = await MongoClient.connect(url);
+  try {
+    await client.db(dbName).dropDatabase();
+  } finally {
+    await client.close();
+  }
+};
+
+describe('MongoReadStore without a server', () => {
+  it('fails to connect within its timeout, naming MONGODB_URL and hiding the password', async () => {
+    const port = await closedPort();
+    const started = Date.now();
+
+    const connecting = MongoReadStore.connect(`mongodb://ann:secret@127.0.0.1:${port}`, 'x', {
+      timeoutMs: 300,
+    });
+
+    const error = await connecting.then(
+      () => undefined,
+      (e: unknown) => e as Error,
     );
-    expect(process.env.MONGODB_URL).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(error?.message).toMatch(/^MONGODB_URL: cannot use mongodb:\/\/\*\*\*@127\.0\.0\.1:\d+ /);
+    expect(error?.message).not.toContain('secret');
   });
-} else {
-  describeReadStoreContract('MongoDB', async () => {
-    const dbName = `auction_contract_test_${randomUUID().slice(0, 8)}`;
-    let store = await MongoReadStore.connect(url, dbName);
-    return {
-      store,
-      reopen: async () => {
-        await store.close();
-        store = await MongoReadStore.connect(url, dbName);
-        return store;
-      },
-      cleanup: async () => {
-        await store.close();
-        const client = await MongoClient.connect(url);
-        try {
-          await client.db(dbName).dropDatabase();
-        } finally {
-          await client.close();
-        }
-      },
-    };
+
+  it('names MONGODB_URL when it is not a connection string', async () => {
+    await expect(MongoReadStore.connect('http://localhost', 'x')).rejects.toThrow(
+      /^MONGODB_URL: http:\/\/localhost is not a MongoDB connection string/,
+    );
   });
-}
+
+  it('gives up a ping at its deadline, not at the driver timeout', async () => {
+    const client = new MongoClient(`mongodb://127.0.0.1:${await closedPort()}`, {
+      serverSelectionTimeoutMS: 30_000,
+    });
+    const store = MongoReadStore.fromClient(client, 'x', { timeoutMs: 200 });
+    try {
+      const started = Date.now();
+      await expect(store.ping()).rejects.toThrow(/no answer within 200 ms/);
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe.skipIf(!url)('MongoReadStore on MONGODB_URL', () => {
+  const contract = (name: string, options: MongoReadStoreOptions) =>
+    describeReadStoreContract(name, async () => {
+      const dbName = testDb();
+      let store = await MongoReadStore.connect(url, dbName, options);
+      return {
+        store,
+        partialBatches: !(await store.usesTransactions()),
+        reopen: async () => {
+          await store.close();
+          store = await MongoReadStore.connect(url, dbName, options);
+          return store;
+        },
+        cleanup: async () => {
+          await store.close();
+          await dropDatabase(dbName);
+        },
+      };
+    });
+
+  // On a replica set the first runs in transactions; the second always runs the idempotent path.
+  contract('MongoDB', {});
+  contract('MongoDB, transactions never', { transactions: 'never' });
+
+  describe('the store itself', () => {
+    let client: MongoClient;
+    let dbName: string;
+    let commands: CommandStartedEvent[];
+
+    beforeEach(async () => {
+      dbName = testDb();
+      commands = [];
+      client = new MongoClient(url, { monitorCommands: true, serverSelectionTimeoutMS: 5000 });
+      client.on('commandStarted', (event) => commands.push(event));
+      await client.connect();
+    });
+
+    afterEach(async () => {
+      await client.db(dbName).dropDatabase();
+      await client.close();
+    });
+
+    it('says whether batches commit in transactions, as a probe transaction finds', async () => {
+      const store = MongoReadStore.fromClient(client, dbName);
+      const transactions = await store.usesTransactions();
+      console.info(
+        `MongoDB read store on ${url.replace(/\/\/[^/@]*@/, '//***@')}: batches commit ${
+          transactions ? 'in transactions' : 'without transactions (idempotent replays)'
+        }`,
+      );
+      expect(await probeTransactions(client, client.db(dbName))).toBe(transactions);
+      expect(
+        await MongoReadStore.fromClient(client, dbName, {
+          transactions: 'never',
+        }).usesTransactions(),
+      ).toBe(false);
+    });
+
+    it('forgets the checkpoint before it deletes a document in a reset', async () => {
+      const store = MongoReadStore.fromClient(client, dbName);
+      await store.ensureCollections([
+        { name: 'items', indexes: [] },
+        { name: 'tags', indexes: [] },
+      ]);
+      await store.commit(
+        'p',
+        [{ kind: 'put', collection: 'items', doc: { _id: 'a', _position: 1 } }],
+        1,
+      );
+      commands = [];
+
+      await store.reset('p', ['items', 'tags']);
+
+      const deletes = commands
+        .filter(({ commandName }) => commandName === 'delete')
+        .map(({ command }) => command.delete as string);
+      expect(deletes).toEqual(['rm_checkpoints', 'rm_items', 'rm_tags']);
+      expect(await store.checkpoint('p')).toBeUndefined();
+    });
+
+    it('commits a batch and its checkpoint in one transaction when the server takes them', async (context) => {
+      const store = MongoReadStore.fromClient(client, dbName);
+      if (!(await store.usesTransactions())) context.skip('the server takes no transactions');
+      await store.ensureCollections([{ name: 'items', indexes: [] }]);
+      commands = [];
+
+      await store.commit(
+        'p',
+        [{ kind: 'put', collection: 'items', doc: { _id: 'a', _position: 1 } }],
+        1,
+      );
+
+      const names = commands.map(({ commandName }) => commandName);
+      expect(names.at(-1)).toBe('commitTransaction');
+      expect(commands.filter(({ command }) => command.startTransaction === true)).toHaveLength(1);
+      expect(await store.checkpoint('p')).toBe(1);
+    });
+
+    it('leaves a shared client open when it closes', async () => {
+      const store = MongoReadStore.fromClient(client, dbName);
+      await store.ping();
+
+      await store.close();
+
+      await expect(client.db(dbName).command({ ping: 1 })).resolves.toMatchObject({ ok: 1 });
+    });
+
+    it('answers a ping on a store it connected itself, and closes that connection', async () => {
+      const store = await MongoReadStore.connect(url, dbName, { timeoutMs: 2000 });
+      await store.ping();
+      await store.close();
+      await expect(store.ping(500)).rejects.toThrow();
+    });
+  });
+});

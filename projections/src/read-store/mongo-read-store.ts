@@ -1,5 +1,20 @@
-import { MongoBulkWriteError, MongoClient } from 'mongodb';
-import type { AnyBulkWriteOperation, Collection, Db, Document, Filter, WriteError } from 'mongodb';
+import {
+  MongoBulkWriteError,
+  MongoClient,
+  MongoNetworkError,
+  MongoServerError,
+  MongoServerSelectionError,
+} from 'mongodb';
+import type {
+  AnyBulkWriteOperation,
+  ClientSession,
+  Collection,
+  Db,
+  Document,
+  Filter,
+  WriteError,
+} from 'mongodb';
+import { caseVariants } from './query-semantics';
 import type {
   CollectionSpec,
   Condition,
@@ -9,6 +24,20 @@ import type {
   Where,
   Write,
 } from './read-store';
+
+export interface MongoReadStoreOptions {
+  /**
+   * Milliseconds `connect` waits for the server (server selection and the TCP connect) and `ping`
+   * for its answer. Default 5000.
+   */
+  readonly timeoutMs?: number;
+  /**
+   * `auto` (default): a batch and its checkpoint commit in one transaction when the server takes
+   * transactions (a replica set or mongos whose probe transaction commits), and idempotently
+   * without one otherwise. `never`: always idempotently, without transactions.
+   */
+  readonly transactions?: 'auto' | 'never';
+}
 
 interface StoredDoc extends Document {
   _id: string;
@@ -20,24 +49,74 @@ interface Checkpoint {
   position: number;
 }
 
+/** What a batch leaves to do for one document: delete it first, then maybe put one. */
 interface Plan {
   deleteFirst: boolean;
   put?: Doc;
 }
 
+const DEFAULT_TIMEOUT_MS = 5000;
+const CHECKPOINTS = 'rm_checkpoints';
 const DUPLICATE_KEY = 11000;
+const NAMESPACE_EXISTS = 48;
+const COMMAND_NOT_FOUND = 59;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const checkName = (name: string): string => {
   if (!NAME.test(name)) throw new Error(`Invalid collection or field name: ${name}`);
   return name;
 };
-const literal = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Hides the credentials of a connection string in messages. */
+const redact = (url: string): string => url.replace(/\/\/[^/@]*@/, '//***@');
+const messageOf = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
+
+const withDeadline = async <T>(work: Promise<T>, ms: number, what: string): Promise<T> => {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+/** One code point of a `contains` needle as a pattern that PCRE (MongoDB) and Go (FerretDB) read alike. */
+const codePointPattern = (cp: number): string => {
+  const char = String.fromCodePoint(cp);
+  if (cp >= 0x80 || /[A-Za-z0-9]/.test(char)) return char;
+  return cp >= 0x20 && cp < 0x7f ? `\\${char}` : `\\x{${cp.toString(16)}}`;
+};
+
+/**
+ * The `contains` needle as a regular expression without flags: each letter is the alternation of
+ * its case variants (`query-semantics.ts`), everything else a literal. The server's own
+ * case-insensitive option would fold by its own tables, which differ between MongoDB and FerretDB.
+ */
+export const containsPattern = (needle: string): string => {
+  let pattern = '';
+  for (const char of needle) {
+    const variants = caseVariants(char.codePointAt(0)!);
+    pattern +=
+      variants.length === 1
+        ? codePointPattern(variants[0]!)
+        : `(?:${variants.map(codePointPattern).join('|')})`;
+  }
+  return pattern;
+};
 
 const guardedReplace = (doc: Doc): AnyBulkWriteOperation<StoredDoc> => {
   const { _id, ...replacement } = doc;
   return {
     replaceOne: { filter: { _id, _position: { $lte: doc._position } }, replacement, upsert: true },
   };
+};
+
+const replace = (doc: Doc): AnyBulkWriteOperation<StoredDoc> => {
+  const { _id, ...replacement } = doc;
+  return { replaceOne: { filter: { _id }, replacement, upsert: true } };
 };
 
 const refusedByGuard = (error: unknown): Set<number> | undefined => {
@@ -47,34 +126,152 @@ const refusedByGuard = (error: unknown): Set<number> | undefined => {
   return new Set(writeErrors.map(({ index }) => index));
 };
 
+const createIfMissing = async (db: Db, name: string): Promise<void> => {
+  try {
+    await db.createCollection(name);
+  } catch (error) {
+    if (!(error instanceof MongoServerError && error.code === NAMESPACE_EXISTS)) throw error;
+  }
+};
+
+/**
+ * Whether a transaction that reads the checkpoints commits on this client. A refusal (a standalone
+ * server, a server that lacks the commands) is `false`; an unreachable server is an error.
+ */
+export const probeTransactions = async (client: MongoClient, db: Db): Promise<boolean> => {
+  const session = client.startSession();
+  try {
+    session.startTransaction();
+    await db.collection<Checkpoint>(CHECKPOINTS).findOne({ _id: '' }, { session });
+    await session.commitTransaction();
+    return true;
+  } catch (error) {
+    if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
+    if (error instanceof MongoNetworkError || error instanceof MongoServerSelectionError) {
+      throw error;
+    }
+    return false;
+  } finally {
+    await session.endSession();
+  }
+};
+
+/** A replica set member or mongos says so in `hello`; the probe confirms it takes transactions. */
+const detectTransactions = async (client: MongoClient, db: Db): Promise<boolean> => {
+  const admin = db.admin();
+  const hello = await admin.command({ hello: 1 }).catch((error: unknown) => {
+    // Servers older than 4.4.2 (4.2.10, 4.0.21) know only the former name.
+    if (error instanceof MongoServerError && error.code === COMMAND_NOT_FOUND) {
+      return admin.command({ isMaster: 1 });
+    }
+    throw error;
+  });
+  const replicated = typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
+  if (!replicated || !(await probeTransactions(client, db))) return false;
+  // Collections are not created inside transactions: the checkpoints' one exists beforehand.
+  await createIfMissing(db, CHECKPOINTS);
+  return true;
+};
+
 /**
  * The distributed read store: one MongoDB collection per read-store collection (`rm_<name>`),
  * documents stored as they are, an index per declared field, checkpoints in `rm_checkpoints`.
- * A batch and its checkpoint are not atomic: a put replaces only a document whose `_position` is
- * not higher, so a batch replayed after a crash changes nothing. Queries order by fields holding
- * one type besides null, since MongoDB orders booleans after strings and SQLite before numbers.
+ *
+ * A put never replaces a document whose `_position` is higher. Where the server takes
+ * transactions, a batch and its checkpoint commit in one (`usesTransactions()`); elsewhere (a
+ * standalone server, FerretDB) they are written one after the other, a put guarded by a filter on
+ * `_position`, so a batch that landed partly before a crash is replayed without harm.
+ *
+ * `contains` and the order of strings follow `query-semantics.ts`, not the server's collation:
+ * case variants spelled out in the pattern, and strings in the simple (binary) collation.
  */
 export class MongoReadStore implements ReadStore {
   private readonly specs = new Map<string, CollectionSpec>();
-  private readonly checkpoints: Collection<Checkpoint>;
+  private closed = false;
+  private readonly timeoutMs: number;
+  private transactional: Promise<boolean> | undefined;
 
   private constructor(
     private readonly client: MongoClient,
     private readonly db: Db,
+    private readonly ownsClient: boolean,
+    private readonly options: MongoReadStoreOptions,
   ) {
-    this.checkpoints = db.collection<Checkpoint>('rm_checkpoints');
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
-  /** Connects to the server at `url` and keeps the read models in the database `dbName`. */
-  static async connect(url: string, dbName: string): Promise<MongoReadStore> {
-    const client = new MongoClient(url, { ignoreUndefined: true });
-    await client.connect();
-    return new MongoReadStore(client, client.db(dbName));
+  /**
+   * Connects to the server at `url` (MONGODB_URL) and keeps the read models in the database
+   * `dbName`. Fails within `timeoutMs` when the server cannot be reached, with an error naming
+   * MONGODB_URL. `close()` closes the connection.
+   */
+  static async connect(
+    url: string,
+    dbName: string,
+    options: MongoReadStoreOptions = {},
+  ): Promise<MongoReadStore> {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    let client: MongoClient;
+    try {
+      client = new MongoClient(url, {
+        ignoreUndefined: true,
+        serverSelectionTimeoutMS: timeoutMs,
+        connectTimeoutMS: timeoutMs,
+      });
+    } catch (error) {
+      throw new Error(`MONGODB_URL: ${redact(url)} is not a MongoDB connection string`, {
+        cause: error,
+      });
+    }
+    try {
+      await client.connect();
+      const store = new MongoReadStore(client, client.db(dbName), true, options);
+      await store.usesTransactions();
+      return store;
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw new Error(
+        `MONGODB_URL: cannot use ${redact(url)} within ${timeoutMs} ms (${messageOf(error)})`,
+        { cause: error },
+      );
+    }
+  }
+
+  /**
+   * A store on a client its caller owns and shares (the caller connects and closes it: this
+   * store's `close()` leaves it open). The commit mode is settled on first use.
+   */
+  static fromClient(
+    client: MongoClient,
+    dbName: string,
+    options: MongoReadStoreOptions = {},
+  ): MongoReadStore {
+    return new MongoReadStore(client, client.db(dbName), false, options);
+  }
+
+  /**
+   * Whether a batch and its checkpoint commit in one transaction. Settled once, by `connect` or
+   * on first use: never with `transactions: 'never'`, else by `hello` and a probe transaction.
+   */
+  usesTransactions(): Promise<boolean> {
+    if (this.options.transactions === 'never') return Promise.resolve(false);
+    this.transactional ??= detectTransactions(this.client, this.db).catch((error: unknown) => {
+      this.transactional = undefined;
+      throw error;
+    });
+    return this.transactional;
+  }
+
+  /** Resolves when the server answers a `ping` within `timeoutMs` (default: the store's). */
+  async ping(timeoutMs: number = this.timeoutMs): Promise<void> {
+    await withDeadline(this.open().command({ ping: 1 }), timeoutMs, 'MongoDB read store ping');
   }
 
   async ensureCollections(specs: readonly CollectionSpec[]): Promise<void> {
     for (const spec of specs) {
-      const collection = this.db.collection(`rm_${checkName(spec.name)}`);
+      const name = `rm_${checkName(spec.name)}`;
+      await createIfMissing(this.db, name);
+      const collection = this.db.collection(name);
       for (const field of spec.indexes) await collection.createIndex({ [checkName(field)]: 1 });
       this.specs.set(spec.name, spec);
     }
@@ -110,6 +307,55 @@ export class MongoReadStore implements ReadStore {
   }
 
   async commit(projection: string, writes: readonly Write[], position: number): Promise<void> {
+    const plans = this.plan(writes);
+    if (!(await this.usesTransactions())) {
+      await this.applyGuarded(plans);
+      await this.moveCheckpoint(projection, position);
+      return;
+    }
+    const session = this.client.startSession();
+    try {
+      await session.withTransaction(async (s) => {
+        await this.applyInTransaction(plans, s);
+        await this.moveCheckpoint(projection, position, s);
+      });
+    } finally {
+      await session.endSession();
+    }
+  }
+
+  async checkpoint(projection: string): Promise<number | undefined> {
+    return (await this.checkpoints.findOne({ _id: projection }))?.position;
+  }
+
+  /**
+   * Forgets the checkpoint first, then empties the collections (not in a transaction: they may be
+   * large). A crash in between leaves documents with no checkpoint, which a rebuild from the start
+   * replays over harmlessly, never a checkpoint over missing documents.
+   */
+  async reset(projection: string, collections: readonly string[]): Promise<void> {
+    const targets = collections.map((name) => this.collection(name));
+    await this.checkpoints.deleteOne({ _id: projection });
+    for (const target of targets) await target.deleteMany({});
+  }
+
+  async upsert(collection: string, doc: Doc): Promise<void> {
+    const { _id, ...replacement } = doc;
+    await this.collection(collection).replaceOne({ _id }, replacement, { upsert: true });
+  }
+
+  async remove(collection: string, id: string): Promise<void> {
+    await this.collection(collection).deleteOne({ _id: id });
+  }
+
+  /** Closes the client if `connect` made it; a client given to `fromClient` stays open. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.ownsClient) await this.client.close();
+  }
+
+  /** Folds a batch into one plan per document, keeping the order of its writes. */
+  private plan(writes: readonly Write[]): Map<string, Map<string, Plan>> {
     const plans = new Map<string, Map<string, Plan>>();
     for (const write of writes) {
       this.spec(write.collection);
@@ -123,6 +369,53 @@ export class MongoReadStore implements ReadStore {
         byId.set(write.doc._id, plan);
       }
     }
+    return plans;
+  }
+
+  private async moveCheckpoint(
+    projection: string,
+    position: number,
+    session?: ClientSession,
+  ): Promise<void> {
+    await this.checkpoints.updateOne(
+      { _id: projection },
+      { $max: { position } },
+      { upsert: true, session },
+    );
+  }
+
+  /** Inside a transaction: reads the stored positions, then writes only what the guard allows. */
+  private async applyInTransaction(
+    plans: Map<string, Map<string, Plan>>,
+    session: ClientSession,
+  ): Promise<void> {
+    for (const [name, byId] of plans) {
+      const collection = this.collection(name);
+      const guarded = [...byId].filter(([, plan]) => plan.put && !plan.deleteFirst);
+      const stored =
+        guarded.length === 0
+          ? []
+          : await collection
+              .find(
+                { _id: { $in: guarded.map(([_id]) => _id) } },
+                { projection: { _position: 1 }, session },
+              )
+              .toArray();
+      const positions = new Map(stored.map((doc) => [doc._id, doc._position]));
+      const operations: AnyBulkWriteOperation<StoredDoc>[] = [];
+      for (const [_id, { deleteFirst, put }] of byId) {
+        if (deleteFirst) operations.push({ deleteOne: { filter: { _id } } });
+        const current = positions.get(_id);
+        if (put && (current === undefined || current <= put._position)) {
+          operations.push(replace(put));
+        }
+      }
+      if (operations.length > 0) await collection.bulkWrite(operations, { session });
+    }
+  }
+
+  /** Without a transaction: deletes, then puts guarded by `_position` (see `putAll`). */
+  private async applyGuarded(plans: Map<string, Map<string, Plan>>): Promise<void> {
     for (const [collection, byId] of plans) {
       const deletes = [...byId]
         .filter(([, plan]) => plan.deleteFirst)
@@ -135,31 +428,14 @@ export class MongoReadStore implements ReadStore {
         [...byId.values()].flatMap(({ put }) => (put ? [put] : [])),
       );
     }
-    await this.checkpoints.updateOne({ _id: projection }, { $max: { position } }, { upsert: true });
   }
 
-  async checkpoint(projection: string): Promise<number | undefined> {
-    return (await this.checkpoints.findOne({ _id: projection }))?.position;
-  }
-
-  async reset(projection: string, collections: readonly string[]): Promise<void> {
-    for (const collection of collections) await this.collection(collection).deleteMany({});
-    await this.checkpoints.deleteOne({ _id: projection });
-  }
-
-  async upsert(collection: string, doc: Doc): Promise<void> {
-    const { _id, ...replacement } = doc;
-    await this.collection(collection).replaceOne({ _id }, replacement, { upsert: true });
-  }
-
-  async remove(collection: string, id: string): Promise<void> {
-    await this.collection(collection).deleteOne({ _id: id });
-  }
-
-  close(): Promise<void> {
-    return this.client.close();
-  }
-
+  /**
+   * Replaces each document whose stored `_position` is not higher, inserting it when missing. A
+   * higher stored position makes the upsert collide on `_id` (a duplicate key), which is the guard
+   * refusing it; one collision may also be an insert race lost to another writer, so a refused
+   * put is tried once more.
+   */
   private async putAll(collection: string, docs: readonly Doc[]): Promise<void> {
     let pending = docs.map((doc) => ({ doc, refused: false }));
     while (pending.length > 0) {
@@ -187,7 +463,7 @@ export class MongoReadStore implements ReadStore {
       const c: Condition = condition;
       if (typeof c === 'object' && c !== null) {
         filter[key] =
-          'contains' in c ? { $regex: literal(c.contains), $options: 'i' } : { $in: [...c.in] };
+          'contains' in c ? { $regex: containsPattern(c.contains) } : { $in: [...c.in] };
       } else {
         filter[key] = c;
       }
@@ -203,7 +479,17 @@ export class MongoReadStore implements ReadStore {
 
   private collection(name: string): Collection<StoredDoc> {
     this.spec(name);
-    return this.db.collection<StoredDoc>(`rm_${checkName(name)}`);
+    return this.open().collection<StoredDoc>(`rm_${checkName(name)}`);
+  }
+
+  private get checkpoints(): Collection<Checkpoint> {
+    return this.open().collection<Checkpoint>(CHECKPOINTS);
+  }
+
+  /** The database, unless this store was closed (a client it shares may still be open). */
+  private open(): Db {
+    if (this.closed) throw new Error('The MongoDB read store is closed');
+    return this.db;
   }
 
   private indexed(collection: string, field: string): string {

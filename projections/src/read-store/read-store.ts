@@ -1,7 +1,23 @@
 /**
  * The read store port: named collections of JSON documents. Each collection declares the
  * top-level fields it is queried by; adapters index those (SQLite columns, MongoDB indexes).
- * Every adapter passes the shared contract suite in `contract.ts`.
+ * Every adapter passes the shared contract suite in `contract.ts`, and agrees with the in-memory
+ * meaning of queries in `query-semantics.ts`.
+ *
+ * Query semantics, the same on every adapter:
+ * - Equality and `in` compare exactly (case and accents count). A missing field equals `null`.
+ * - `contains` is a literal substring (no wildcard or pattern character: `%`, `_`, `.`, `*`, `\`
+ *   are themselves) of a string value, ignoring case by Unicode simple case folding, one code
+ *   point for one, as an ECMAScript regex with the `iu` flags compares: `K`, `k` and the Kelvin
+ *   sign are one letter, and so are `s`, `S`, `ſ`; `σ`, `ς`, `Σ`; `ß`, `ẞ`; `µ`, `μ`, `Μ`. There is
+ *   no other folding: `ß` is not `ss`, `ﬁ` is not `fi`, `é` is not `e` + U+0301 (no normalisation),
+ *   and `İ` and `ı` match only themselves (no Turkish rules). Non-string values never match.
+ * - Order: nulls and missing fields first, as equals (last when descending), then values by type;
+ *   strings by code point, which is the byte order of their UTF-8 (SQLite's BINARY collation,
+ *   MongoDB's simple collation), not a locale's: "Banana" < "apple" < "cherry" < "Äpfel", and
+ *   U+FF21 < U+1F570. Ties are broken by `_id`, in the same order. Order only by fields holding one
+ *   type besides null: SQLite puts booleans before numbers, MongoDB after strings, and SQLite
+ *   stores booleans as 0 and 1, so do not mix booleans and numbers in one indexed field.
  */
 
 export type IndexValue = string | number | boolean | null;
@@ -43,14 +59,22 @@ export interface ReadStore {
   find(collection: string, options?: FindOptions): Promise<Doc[]>;
   count(collection: string, where?: Where): Promise<number>;
   /**
-   * Applies a projection's batch and moves its checkpoint to `position`. A `put` never replaces a
-   * document whose `_position` is higher than its own. SQLite commits writes and checkpoint in one
-   * transaction; MongoDB relies on the `_position` guard, so a replayed batch is a no-op.
+   * Applies a projection's batch, in order, and moves its checkpoint to `position` (never
+   * backwards). A `put` never replaces a document whose `_position` is higher than its own, so a
+   * replayed batch changes nothing. SQLite commits writes and checkpoint in one transaction, and
+   * so does MongoDB where the server takes transactions (replica set, mongos). Elsewhere (a
+   * standalone MongoDB, FerretDB) a failed batch may have landed in part, with the checkpoint
+   * unmoved: the runner replays it from the checkpoint, which the guard makes harmless.
    */
   commit(projection: string, writes: readonly Write[], position: number): Promise<void>;
   /** The last position a projection committed, or undefined before its first batch. */
   checkpoint(projection: string): Promise<number | undefined>;
-  /** Empties the collections and forgets the projection's checkpoint (for a rebuild). */
+  /**
+   * Empties the collections and forgets the projection's checkpoint (for a rebuild). An
+   * undeclared collection throws before anything changes. Never leaves a checkpoint over emptied
+   * collections: SQLite does both in one transaction, MongoDB forgets the checkpoint first (a crash
+   * then leaves documents that a rebuild from the start replays over harmlessly).
+   */
   reset(projection: string, collections: readonly string[]): Promise<void>;
   /** Writes a document outside any projection (state the API owns, e.g. notification cursors). */
   upsert(collection: string, doc: Doc): Promise<void>;
