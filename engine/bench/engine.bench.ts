@@ -11,13 +11,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { auctionStream } from '@auction/contracts';
-import {
-  AuctionActorRegistry,
-  type EventStore,
-  type NewEvent,
-  SqliteEventStore,
-  seedFixedCategories,
-} from '../src/index';
+import { Engine, type EventStore, type NewEvent, SqliteEventStore } from '../src/index';
 
 const { values } = parseArgs({
   options: {
@@ -56,9 +50,9 @@ const main = async () => {
   const dir = mkdtempSync(join(tmpdir(), 'bench-engine-'));
   const sqlite = new SqliteEventStore({ filename: join(dir, 'events.sqlite') });
   const now = Date.now();
-  await seedFixedCategories(sqlite, new Date(now).toISOString());
   const batchSizes: number[] = [];
-  const bus = new AuctionActorRegistry({ store: recordingBatches(sqlite, batchSizes) });
+  const bus = new Engine({ store: recordingBatches(sqlite, batchSizes) });
+  await bus.seedFixedCategories(new Date(now).toISOString());
   const auctionId = randomUUID();
   const meta = (actorId: string) => ({
     commandId: randomUUID(),

@@ -1,20 +1,9 @@
 export * from './auction/index';
 export type { CommandBus, CommandOutcome, CommittedEvent } from './command-bus/command-bus';
 export { type Clock, systemClock } from './clock';
-export {
-  canonicalJson,
-  eventHash,
-  genesisHash,
-  verifyChain,
-  type ChainVerdict,
-} from './chain/hash-chain';
-export { sealEvents, eventIdFor } from './chain/seal';
-export {
-  createCategory,
-  seedFixedCategories,
-  type CreateCategoryCommand,
-  type CreateCategoryOutcome,
-} from './category/categories';
+export { canonicalJson, eventHash, verifyChain, type ChainVerdict } from './chain/hash-chain';
+export { Engine, type EngineOptions, type EventLog } from './engine';
+export type { CreateCategoryCommand, CreateCategoryOutcome } from './category/categories';
 export { ClosingScheduler, type ClosingSchedulerOptions } from './scheduler/closing-scheduler';
 export type {
   EventStore,

@@ -9,12 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  AuctionActorRegistry,
-  type NewEvent,
-  SqliteEventStore,
-  seedFixedCategories,
-} from '@auction/engine';
+import { Engine, type NewEvent, SqliteEventStore } from '@auction/engine';
 import { allProjections } from '../src/index';
 import { SqliteReadStore } from '../src/read-store/sqlite-read-store';
 import { ProjectionRunner } from '../src/runner/projection-runner';
@@ -102,8 +97,8 @@ const main = async () => {
   await rebuild.start();
   const rebuildSeconds = (performance.now() - rebuildStarted) / 1000;
 
-  await seedFixedCategories(events, new Date().toISOString());
-  const bus = new AuctionActorRegistry({ store: events });
+  const bus = new Engine({ store: events });
+  await bus.seedFixedCategories(new Date().toISOString());
   const auctions: string[] = Array.from({ length: 5 }, () => randomUUID());
   for (const auctionId of auctions) {
     await bus.send({

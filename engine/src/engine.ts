@@ -1,0 +1,88 @@
+import {
+  type AuctionCommand,
+  type CommandMetadata,
+  DomainError,
+  type UserEvent,
+  rejection,
+} from '@auction/contracts';
+import { recordAccountEvent } from './account/account-events';
+import { AuctionActorRegistry, type RegistryOptions } from './auction/actor-registry';
+import {
+  type CreateCategoryCommand,
+  type CreateCategoryOutcome,
+  createCategory,
+  seedFixedCategories,
+} from './category/categories';
+import type { CommandBus, CommandOutcome } from './command-bus/command-bus';
+import type { EventStore } from './event-store/event-store';
+
+/** What readers may do with the event log: everything but write to it. */
+export type EventLog = Omit<EventStore, 'append' | 'close'>;
+
+export type EngineOptions = RegistryOptions;
+
+/**
+ * The write side's one door: auction and bid commands, categories with their name reservations,
+ * and account lifecycle events all reach the event store through here, and nowhere else.
+ */
+export class Engine implements CommandBus {
+  private readonly store: EventStore;
+  private readonly auctions: AuctionActorRegistry;
+  private readonly writing = new Set<Promise<unknown>>();
+  private readonly accountWrites = new Map<string, Promise<number>>();
+  private closed = false;
+
+  constructor(options: EngineOptions) {
+    this.store = options.store;
+    this.auctions = new AuctionActorRegistry(options);
+  }
+
+  /** Auction and bid commands, ordered by one actor per auction. */
+  send(command: AuctionCommand): Promise<CommandOutcome> {
+    return this.auctions.send(command);
+  }
+
+  /** Creates a category whose trimmed, case-folded name no other category has. */
+  createCategory(command: CreateCategoryCommand): Promise<CreateCategoryOutcome> {
+    return this.write(() => createCategory(this.store, command));
+  }
+
+  /** Records an account's registration or deletion on `user-{id}`; returns its global position. */
+  recordAccountEvent(event: UserEvent, metadata: CommandMetadata): Promise<number> {
+    const userId = event.data.userId;
+    return this.write(() => {
+      // One user's events are appended one at a time here; another node's show up as conflicts.
+      const previous = this.accountWrites.get(userId) ?? Promise.resolve(0);
+      const next = previous
+        .catch(() => 0)
+        .then(() => recordAccountEvent(this.store, event, metadata));
+      this.accountWrites.set(userId, next);
+      void next
+        .finally(() => {
+          if (this.accountWrites.get(userId) === next) this.accountWrites.delete(userId);
+        })
+        .catch(() => undefined);
+      return next;
+    });
+  }
+
+  /** Creates the fixed categories that are missing; safe at every start. */
+  seedFixedCategories(at: string): Promise<void> {
+    return this.write(() => seedFixedCategories(this.store, at));
+  }
+
+  /** Stops taking commands and waits for every write in flight. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.allSettled(this.writing);
+    await this.auctions.close();
+  }
+
+  private write<T>(work: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new DomainError(rejection('UNAVAILABLE')));
+    const running = work();
+    this.writing.add(running);
+    void running.finally(() => this.writing.delete(running)).catch(() => undefined);
+    return running;
+  }
+}
