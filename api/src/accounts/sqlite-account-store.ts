@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import { DomainError, type PublicUser, rejection } from '@auction/contracts';
-import type { UserDirectory } from '@auction/projections';
 import { deletedUser } from '@auction/projections';
 import { type Account, type NewAccount, type Role, normaliseEmail, publicUser } from './account';
+import type { AccountStore } from './account-store';
 
 interface Row {
   id: string;
@@ -28,21 +28,26 @@ const toAccount = (row: Row): Account => ({
   createdAt: row.created_at,
 });
 
+/** Runs synchronous work as a promise: a throw becomes a rejection. */
+const settle = <T>(work: () => T): Promise<T> => new Promise<T>((resolve) => resolve(work()));
+
 /**
  * Accounts in `DATA_DIR/accounts.sqlite`. The e-mail is unique after trimming and case-folding,
  * enforced by a unique index, so concurrent signups for one address cannot both succeed.
- * Erasing an account deletes its row: the id in events then reads as "Deleted user".
+ * Erasing an account deletes its row: the id in events then reads as "Deleted user". With
+ * `secure_delete` the freed bytes are zeroed, and the write-ahead log is checkpointed and
+ * truncated after an erase, so the personal data does not linger in either file.
  */
-export class SqliteAccountStore implements UserDirectory {
+export class SqliteAccountStore implements AccountStore {
   private readonly db: Database.Database;
-  /** Read on every authenticated request (passport's deserializeUser). */
-  private selectById: Database.Statement | undefined;
+  private readonly statements: ReturnType<SqliteAccountStore['prepareStatements']>;
 
   constructor(filename: string) {
     this.db = new Database(filename);
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
+    this.db.pragma('secure_delete = ON');
     this.db.exec(`CREATE TABLE IF NOT EXISTS accounts (
       id TEXT PRIMARY KEY,
       first_name TEXT NOT NULL,
@@ -55,17 +60,45 @@ export class SqliteAccountStore implements UserDirectory {
       google_subject TEXT UNIQUE,
       created_at TEXT NOT NULL
     )`);
+    this.statements = this.prepareStatements();
   }
 
-  /** Throws `EMAIL_TAKEN` when the address is in use. Role is always `User`. */
-  create(account: NewAccount): Account {
-    try {
-      this.db
-        .prepare(
-          `INSERT INTO accounts (id, first_name, last_name, email, email_key, role, image_url, password_hash, google_subject, created_at)
-           VALUES (?, ?, ?, ?, ?, 'User', ?, ?, ?, ?)`,
-        )
-        .run(
+  private prepareStatements() {
+    return {
+      insert: this.db.prepare<
+        [
+          string,
+          string,
+          string,
+          string,
+          string,
+          string | null,
+          string | null,
+          string | null,
+          string,
+        ]
+      >(
+        `INSERT INTO accounts (id, first_name, last_name, email, email_key, role, image_url, password_hash, google_subject, created_at)
+         VALUES (?, ?, ?, ?, ?, 'User', ?, ?, ?, ?)`,
+      ),
+      /** Read on every authenticated request (passport's deserializeUser). */
+      byId: this.db.prepare<[string], Row>('SELECT * FROM accounts WHERE id = ?'),
+      byEmail: this.db.prepare<[string], Row>('SELECT * FROM accounts WHERE email_key = ?'),
+      byGoogleSubject: this.db.prepare<[string], Row>(
+        'SELECT * FROM accounts WHERE google_subject = ?',
+      ),
+      linkGoogle: this.db.prepare<[string, string]>(
+        'UPDATE accounts SET google_subject = ? WHERE id = ?',
+      ),
+      setRole: this.db.prepare<[Role, string]>('UPDATE accounts SET role = ? WHERE email_key = ?'),
+      erase: this.db.prepare<[string]>('DELETE FROM accounts WHERE id = ?'),
+    };
+  }
+
+  create(account: NewAccount): Promise<Account> {
+    return settle(() => {
+      try {
+        this.statements.insert.run(
           account.id,
           account.firstName,
           account.lastName,
@@ -76,63 +109,71 @@ export class SqliteAccountStore implements UserDirectory {
           account.googleSubject,
           account.createdAt,
         );
-    } catch (error) {
-      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
-        throw new DomainError(rejection('EMAIL_TAKEN'));
+      } catch (error) {
+        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+          throw new DomainError(rejection('EMAIL_TAKEN'));
+        }
+        throw error;
       }
-      throw error;
-    }
-    return this.byId(account.id) as Account;
+      return this.read('byId', account.id) as Account;
+    });
   }
 
-  byId(id: string): Account | undefined {
-    this.selectById ??= this.db.prepare('SELECT * FROM accounts WHERE id = ?');
-    const row = this.selectById.get(id) as Row | undefined;
-    return row && toAccount(row);
+  byId(id: string): Promise<Account | undefined> {
+    return settle(() => this.read('byId', id));
   }
 
-  byEmail(email: string): Account | undefined {
-    const row = this.db
-      .prepare('SELECT * FROM accounts WHERE email_key = ?')
-      .get(normaliseEmail(email)) as Row | undefined;
-    return row && toAccount(row);
+  byEmail(email: string): Promise<Account | undefined> {
+    return settle(() => this.read('byEmail', normaliseEmail(email)));
   }
 
-  byGoogleSubject(subject: string): Account | undefined {
-    const row = this.db.prepare('SELECT * FROM accounts WHERE google_subject = ?').get(subject) as
-      Row | undefined;
-    return row && toAccount(row);
+  byGoogleSubject(subject: string): Promise<Account | undefined> {
+    return settle(() => this.read('byGoogleSubject', subject));
   }
 
-  linkGoogle(id: string, subject: string): void {
-    this.db.prepare('UPDATE accounts SET google_subject = ? WHERE id = ?').run(subject, id);
+  linkGoogle(id: string, subject: string): Promise<void> {
+    return settle(() => {
+      this.statements.linkGoogle.run(subject, id);
+    });
   }
 
-  /** Returns false when no account has this e-mail. */
-  setRole(email: string, role: Role): boolean {
-    return (
-      this.db
-        .prepare('UPDATE accounts SET role = ? WHERE email_key = ?')
-        .run(role, normaliseEmail(email)).changes > 0
-    );
+  setRole(email: string, role: Role): Promise<boolean> {
+    return settle(() => this.statements.setRole.run(role, normaliseEmail(email)).changes > 0);
   }
 
-  /** Deletes the account and every piece of personal data in it. */
-  erase(id: string): void {
-    this.db.prepare('DELETE FROM accounts WHERE id = ?').run(id);
+  erase(id: string): Promise<void> {
+    return settle(() => {
+      if (this.statements.erase.run(id).changes > 0) {
+        this.db.pragma('wal_checkpoint(TRUNCATE)');
+      }
+    });
   }
 
   lookup(ids: readonly string[]): Promise<Map<string, PublicUser>> {
-    const users = new Map<string, PublicUser>();
-    const select = this.db.prepare('SELECT * FROM accounts WHERE id = ?');
-    for (const id of new Set(ids)) {
-      const row = select.get(id) as Row | undefined;
-      users.set(id, row ? publicUser(toAccount(row)) : deletedUser(id));
-    }
-    return Promise.resolve(users);
+    return settle(() => {
+      const users = new Map<string, PublicUser>();
+      for (const id of new Set(ids)) {
+        const account = this.read('byId', id);
+        users.set(id, account ? publicUser(account) : deletedUser(id));
+      }
+      return users;
+    });
   }
 
-  close(): void {
-    this.db.close();
+  ping(): Promise<void> {
+    return settle(() => {
+      this.db.prepare('SELECT 1').get();
+    });
+  }
+
+  close(): Promise<void> {
+    return settle(() => {
+      if (this.db.open) this.db.close();
+    });
+  }
+
+  private read(by: 'byId' | 'byEmail' | 'byGoogleSubject', key: string): Account | undefined {
+    const row = this.statements[by].get(key);
+    return row && toAccount(row);
   }
 }

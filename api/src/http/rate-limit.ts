@@ -1,7 +1,18 @@
 import { errorCatalog } from '@auction/contracts';
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
 import type { Request, RequestHandler } from 'express';
 import { respond } from './respond';
+
+/**
+ * Where each limiter keeps its counters, by a prefix naming the limiter (`signup`, `login`, ...):
+ * a `Store` of its own per limiter (express-rate-limit refuses one store for two limiters), or
+ * undefined for the library's in-process `MemoryStore`. Adapters: `inProcessRateLimits` and
+ * `mongoRateLimitStores` (counters shared by every node); both pass `rate-limit-store.contract.ts`.
+ */
+export type RateLimitStores = (prefix: string) => Store | undefined;
+
+/** Counters in each process's memory (one node). */
+export const inProcessRateLimits: RateLimitStores = () => undefined;
 
 /** A fixed-window limit per key; over it, a 429 with a message a person can act on. */
 export const limiter = (options: {
@@ -9,6 +20,8 @@ export const limiter = (options: {
   readonly limit: number;
   readonly key: (req: Request) => string;
   readonly message: string;
+  /** Where the counters live; the in-process `MemoryStore` when undefined. */
+  readonly store?: Store | undefined;
 }): RequestHandler =>
   rateLimit({
     windowMs: options.windowMs,
@@ -17,6 +30,7 @@ export const limiter = (options: {
     legacyHeaders: false,
     keyGenerator: options.key,
     validate: { keyGeneratorIpFallback: false },
+    ...(options.store ? { store: options.store } : {}),
     handler: (_req, res) => respond(res, 429, options.message || errorCatalog.RATE_LIMITED.message),
   });
 

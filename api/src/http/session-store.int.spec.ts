@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SessionData } from 'express-session';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describeSessionStoreContract } from './session-store.contract';
 import { SqliteSessionStore } from './session-store';
 
 const HOUR_MS = 3_600_000;
@@ -38,18 +39,36 @@ const touch = (sid: string, data: SessionData) =>
 const destroy = (sid: string) =>
   new Promise<void>((resolve, reject) => store.destroy(sid, callback(resolve, reject)));
 
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'sessions-'));
-  now = Date.UTC(2025, 0, 1);
-  store = new SqliteSessionStore(join(dir, 'sessions.sqlite'), () => now);
+describeSessionStoreContract('SQLite file', () => {
+  const contractDir = mkdtempSync(join(tmpdir(), 'sessions-contract-'));
+  const filename = join(contractDir, 'sessions.sqlite');
+  let contractStore = new SqliteSessionStore(filename);
+  return Promise.resolve({
+    store: contractStore,
+    reopen: async () => {
+      await contractStore.close();
+      contractStore = new SqliteSessionStore(filename);
+      return contractStore;
+    },
+    cleanup: async () => {
+      await contractStore.close();
+      rmSync(contractDir, { recursive: true, force: true });
+    },
+  });
 });
 
-afterEach(() => {
-  store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+describe('SqliteSessionStore on its own clock', () => {
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'sessions-'));
+    now = Date.UTC(2025, 0, 1);
+    store = new SqliteSessionStore(join(dir, 'sessions.sqlite'), () => now);
+  });
 
-describe('SqliteSessionStore', () => {
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('reads back what it stored, replaces it on set, forgets it on destroy', async () => {
     expect(await get('s1')).toBeNull();
     const first = session(now + HOUR_MS, 'alice');
@@ -59,8 +78,8 @@ describe('SqliteSessionStore', () => {
     const second = session(now + 2 * HOUR_MS, 'bob');
     await set('s1', second);
     expect(await get('s1')).toEqual(second);
-    expect(store.countForUser('alice')).toBe(0);
-    expect(store.countForUser('bob')).toBe(1);
+    expect(await store.countForUser('alice')).toBe(0);
+    expect(await store.countForUser('bob')).toBe(1);
 
     await destroy('s1');
     expect(await get('s1')).toBeNull();
@@ -70,7 +89,7 @@ describe('SqliteSessionStore', () => {
   it('survives reopening the file', async () => {
     const data = session(now + HOUR_MS, 'alice');
     await set('s1', data);
-    store.close();
+    await store.close();
     store = new SqliteSessionStore(join(dir, 'sessions.sqlite'), () => now);
     expect(await get('s1')).toEqual(data);
   });
@@ -84,7 +103,7 @@ describe('SqliteSessionStore', () => {
     expect(await get('s1')).not.toBeNull();
     now += 1;
     expect(await get('s1')).toBeNull();
-    expect(store.countForUser('alice')).toBe(0);
+    expect(await store.countForUser('alice')).toBe(0);
   });
 
   it('a touch within a minute of the written expiry writes nothing; a later one slides it', async () => {
@@ -112,26 +131,26 @@ describe('SqliteSessionStore', () => {
     await set('a2', session(now + HOUR_MS, 'alice'));
     await set('b1', session(now + HOUR_MS, 'bob'));
     await set('anon', session(now + HOUR_MS));
-    expect(store.countForUser('alice')).toBe(2);
+    expect(await store.countForUser('alice')).toBe(2);
 
-    expect(store.destroyUser('alice')).toBe(2);
+    expect(await store.destroyUser('alice')).toBe(2);
     expect(await get('a1')).toBeNull();
     expect(await get('a2')).toBeNull();
     expect(await get('b1')).not.toBeNull();
     expect(await get('anon')).not.toBeNull();
-    expect(store.countForUser('alice')).toBe(0);
-    expect(store.countForUser('bob')).toBe(1);
-    expect(store.destroyUser('alice')).toBe(0);
+    expect(await store.countForUser('alice')).toBe(0);
+    expect(await store.countForUser('bob')).toBe(1);
+    expect(await store.destroyUser('alice')).toBe(0);
   });
 
   it('countForUser counts only the live sessions of that user', async () => {
     await set('a1', session(now + HOUR_MS, 'alice'));
     await set('a2', session(now + 3 * HOUR_MS, 'alice'));
     await set('b1', session(now + HOUR_MS, 'bob'));
-    expect(store.countForUser('alice')).toBe(2);
-    expect(store.countForUser('nobody')).toBe(0);
+    expect(await store.countForUser('alice')).toBe(2);
+    expect(await store.countForUser('nobody')).toBe(0);
     now += 2 * HOUR_MS;
-    expect(store.countForUser('alice')).toBe(1);
-    expect(store.countForUser('bob')).toBe(0);
+    expect(await store.countForUser('alice')).toBe(1);
+    expect(await store.countForUser('bob')).toBe(0);
   });
 });

@@ -3,6 +3,24 @@ import session from 'express-session';
 
 type Callback = (error?: unknown) => void;
 
+/**
+ * Server-side sessions (an express-session `Store`, callback-based) that know whose each one is,
+ * so every session of a user can be ended at once. Adapters: `SqliteSessionStore` and
+ * `MongoSessionStore`; both pass `session-store.contract.ts`.
+ */
+export interface UserSessionStore extends session.Store {
+  /** Ends every session of a user; resolves to how many there were. */
+  destroyUser(userId: string): Promise<number>;
+  /** How many unexpired sessions the user has. */
+  countForUser(userId: string): Promise<number>;
+  /** Resolves when the store answers (health checks). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Runs synchronous work as a promise: a throw becomes a rejection. */
+const settle = <T>(work: () => T): Promise<T> => new Promise<T>((resolve) => resolve(work()));
+
 /** A rolling session's new expiry is written at most this often (it slides by a week). */
 const TOUCH_EVERY_MS = 60_000;
 
@@ -15,7 +33,7 @@ const userOf = (sess: session.SessionData): string | null => {
  * Server-side sessions in `DATA_DIR/sessions.sqlite`, with the signed-in user's id beside each one,
  * so every session of a user can be ended at once (logout everywhere, account deletion).
  */
-export class SqliteSessionStore extends session.Store {
+export class SqliteSessionStore extends session.Store implements UserSessionStore {
   private readonly db: Database.Database;
   private readonly statements: ReturnType<SqliteSessionStore['prepareStatements']>;
   /** The expiry last written per session, so a rolling touch writes only when it moves enough. */
@@ -53,6 +71,14 @@ export class SqliteSessionStore extends session.Store {
       ),
       touch: this.db.prepare<[number, string]>('UPDATE sessions SET expires = ? WHERE sid = ?'),
       destroy: this.db.prepare<[string]>('DELETE FROM sessions WHERE sid = ?'),
+      userSessions: this.db.prepare<[string], { sid: string }>(
+        'SELECT sid FROM sessions WHERE user_id = ?',
+      ),
+      destroyUser: this.db.prepare<[string]>('DELETE FROM sessions WHERE user_id = ?'),
+      countForUser: this.db.prepare<[string, number], { n: number }>(
+        'SELECT COUNT(*) AS n FROM sessions WHERE user_id = ? AND expires > ?',
+      ),
+      purge: this.db.prepare<[number]>('DELETE FROM sessions WHERE expires <= ?'),
     };
   }
 
@@ -109,25 +135,28 @@ export class SqliteSessionStore extends session.Store {
     }
   }
 
-  /** Ends every session of a user; returns how many there were. */
-  destroyUser(userId: string): number {
-    for (const sid of this.db
-      .prepare<[string], { sid: string }>('SELECT sid FROM sessions WHERE user_id = ?')
-      .all(userId))
-      this.writtenExpiry.delete(sid.sid);
-    return this.db.prepare('DELETE FROM sessions WHERE user_id = ?').run(userId).changes;
+  destroyUser(userId: string): Promise<number> {
+    return settle(() => {
+      for (const { sid } of this.statements.userSessions.all(userId))
+        this.writtenExpiry.delete(sid);
+      return this.statements.destroyUser.run(userId).changes;
+    });
   }
 
-  countForUser(userId: string): number {
-    return (
-      this.db
-        .prepare('SELECT COUNT(*) AS n FROM sessions WHERE user_id = ? AND expires > ?')
-        .get(userId, this.now()) as { n: number }
-    ).n;
+  countForUser(userId: string): Promise<number> {
+    return settle(() => this.statements.countForUser.get(userId, this.now())?.n ?? 0);
   }
 
-  close(): void {
-    this.db.close();
+  ping(): Promise<void> {
+    return settle(() => {
+      this.db.prepare('SELECT 1').get();
+    });
+  }
+
+  close(): Promise<void> {
+    return settle(() => {
+      if (this.db.open) this.db.close();
+    });
   }
 
   private expiry(sess: session.SessionData): number {
@@ -137,6 +166,6 @@ export class SqliteSessionStore extends session.Store {
 
   private purge(): void {
     this.writtenExpiry.clear();
-    this.db.prepare('DELETE FROM sessions WHERE expires <= ?').run(this.now());
+    this.statements.purge.run(this.now());
   }
 }

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { unlink, writeFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { constants, mkdirSync } from 'node:fs';
+import { access, readdir, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { DomainError, rejection } from '@auction/contracts';
-import type { RequestHandler } from 'express';
+import express, { type RequestHandler } from 'express';
 import multer, { MulterError } from 'multer';
+import { notFound } from './errors';
 
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 export const UPLOADS_PATH = '/uploads';
@@ -50,24 +51,110 @@ export const sniffImage = (buffer: Buffer): 'jpg' | 'png' | 'gif' | 'webp' | und
   return undefined;
 };
 
+export type ImageType = NonNullable<ReturnType<typeof sniffImage>>;
+
+export const IMAGE_CONTENT_TYPES: Readonly<Record<ImageType, string>> = {
+  jpg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+};
+
+/** A stored image never changes under its name: cached for a year. */
+export const IMAGE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+/** The names stores give images: 128 random bits in hex and the sniffed type. */
+const IMAGE_NAME = /^[0-9a-f]{32}\.(jpg|png|gif|webp)$/;
+
+/** A new random name for an image of this type. */
+export const newImageName = (type: ImageType): string =>
+  `${randomBytes(16).toString('hex')}.${type}`;
+
+/** The stored name in an image URL (`/uploads/<name>`), or undefined for any other URL. */
+export const imageNameOf = (url: string | null | undefined): string | undefined => {
+  const name = url?.startsWith(`${UPLOADS_PATH}/`) ? url.slice(UPLOADS_PATH.length + 1) : '';
+  return IMAGE_NAME.test(name) ? name : undefined;
+};
+
+/**
+ * The image a request under `/uploads` names (`req.path` is `/<name>` there), or undefined when
+ * the path is not one a store could have made (so no traversal, dot-file or sub-path reaches one).
+ */
+export const requestedImage = (path: string): string | undefined => {
+  const name = path.slice(1);
+  return IMAGE_NAME.test(name) ? name : undefined;
+};
+
+/**
+ * Where uploaded images live. Adapters: `FileImageStore` (DATA_DIR/uploads) and
+ * `GridFsImageStore` (MongoDB, no shared volume between nodes); both pass `image-store.contract.ts`.
+ */
+export interface ImageStore {
+  /**
+   * Stores the bytes if they are a JPEG, PNG, WebP or GIF (DomainError UNSUPPORTED_MEDIA_TYPE
+   * otherwise); returns its URL under /uploads/.
+   */
+  save(buffer: Buffer): Promise<string>;
+  /** Deletes an image this store saved; anything else is ignored. */
+  remove(url: string | null | undefined): Promise<void>;
+  /**
+   * Express handler mounted at /uploads: serves a stored image with its content type,
+   * `Cache-Control: public, max-age=31536000, immutable` and `nosniff`; 404 for any other name.
+   * Requests other than GET and HEAD go to `next`.
+   */
+  readonly serve: RequestHandler;
+  /** The URLs of every stored image, sorted (for tests and checks, not for requests). */
+  list(): Promise<string[]>;
+  /** Resolves when the store answers (health checks). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
 /** Uploaded images as files under `DATA_DIR/uploads` with random names, served at `/uploads`. */
-export class ImageStore {
+export class FileImageStore implements ImageStore {
+  readonly serve: RequestHandler;
+
   constructor(readonly dir: string) {
     mkdirSync(dir, { recursive: true });
+    const files = express.static(dir, {
+      index: false,
+      dotfiles: 'deny',
+      immutable: true,
+      maxAge: '365d',
+      redirect: false,
+    });
+    this.serve = (req, res, next) => {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      if (requestedImage(req.path) === undefined) return notFound(req, res, next);
+      files(req, res, (error?: unknown) => (error ? next(error) : notFound(req, res, next)));
+    };
   }
 
-  /** Stores the bytes if they are a JPEG, PNG, WebP or GIF (415 otherwise); returns its URL. */
   async save(buffer: Buffer): Promise<string> {
-    const ext = sniffImage(buffer);
-    if (!ext) throw new DomainError(rejection('UNSUPPORTED_MEDIA_TYPE'));
-    const name = `${randomBytes(16).toString('hex')}.${ext}`;
+    const type = sniffImage(buffer);
+    if (!type) throw new DomainError(rejection('UNSUPPORTED_MEDIA_TYPE'));
+    const name = newImageName(type);
     await writeFile(join(this.dir, name), buffer, { flag: 'wx' });
     return `${UPLOADS_PATH}/${name}`;
   }
 
-  /** Deletes an image this store saved; anything else is ignored. */
   async remove(url: string | null | undefined): Promise<void> {
-    if (!url?.startsWith(`${UPLOADS_PATH}/`)) return;
-    await unlink(join(this.dir, basename(url))).catch(() => undefined);
+    const name = imageNameOf(url);
+    if (name === undefined) return;
+    await unlink(join(this.dir, name)).catch(() => undefined);
+  }
+
+  async list(): Promise<string[]> {
+    const names = (await readdir(this.dir)).filter((name) => IMAGE_NAME.test(name));
+    return names.sort().map((name) => `${UPLOADS_PATH}/${name}`);
+  }
+
+  ping(): Promise<void> {
+    return access(this.dir, constants.R_OK | constants.W_OK);
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
   }
 }

@@ -1,0 +1,125 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { DomainError, rejection } from '@auction/contracts';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { GridFSBucket, type MongoClient } from 'mongodb';
+import { notFound } from './errors';
+import {
+  IMAGE_CACHE_CONTROL,
+  IMAGE_CONTENT_TYPES,
+  type ImageStore,
+  type ImageType,
+  UPLOADS_PATH,
+  imageNameOf,
+  newImageName,
+  requestedImage,
+  sniffImage,
+} from './uploads';
+
+export interface GridFsImageStoreOptions {
+  /** Default `images` (collections `images.files` and `images.chunks`). */
+  readonly bucketName?: string;
+}
+
+/**
+ * Uploaded images in a MongoDB GridFS bucket, so no node needs a shared volume. The file name is
+ * the random name in the image's URL, the content type (from the magic bytes) is in its metadata,
+ * and `serve` streams it from the bucket at the same `/uploads/<name>` URLs as the file store.
+ * The client is shared: `close` leaves it open.
+ */
+export class GridFsImageStore implements ImageStore {
+  readonly serve: RequestHandler;
+
+  private constructor(
+    private readonly client: MongoClient,
+    private readonly dbName: string,
+    private readonly bucket: GridFSBucket,
+  ) {
+    this.serve = (req, res, next) => {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      const name = requestedImage(req.path);
+      if (name === undefined) return notFound(req, res, next);
+      this.send(name, req, res, next).catch(next);
+    };
+  }
+
+  /** The store on `client` (not owned), with the bucket's indexes. */
+  static async create(
+    client: MongoClient,
+    dbName: string,
+    options: GridFsImageStoreOptions = {},
+  ): Promise<GridFsImageStore> {
+    const db = client.db(dbName);
+    const bucketName = options.bucketName ?? 'images';
+    // The indexes the driver would make on the first upload, made up front.
+    await db.collection(`${bucketName}.files`).createIndex({ filename: 1, uploadDate: 1 });
+    await db
+      .collection(`${bucketName}.chunks`)
+      .createIndex({ files_id: 1, n: 1 }, { unique: true });
+    return new GridFsImageStore(client, dbName, new GridFSBucket(db, { bucketName }));
+  }
+
+  async save(buffer: Buffer): Promise<string> {
+    const type = sniffImage(buffer);
+    if (!type) throw new DomainError(rejection('UNSUPPORTED_MEDIA_TYPE'));
+    const name = newImageName(type);
+    await pipeline(
+      Readable.from([buffer]),
+      this.bucket.openUploadStream(name, { metadata: { contentType: IMAGE_CONTENT_TYPES[type] } }),
+    );
+    return `${UPLOADS_PATH}/${name}`;
+  }
+
+  async remove(url: string | null | undefined): Promise<void> {
+    const name = imageNameOf(url);
+    if (name === undefined) return;
+    for (const file of await this.bucket.find({ filename: name }).toArray()) {
+      await this.bucket.delete(file._id).catch(() => undefined);
+    }
+  }
+
+  async list(): Promise<string[]> {
+    const files = await this.bucket.find({}, { projection: { filename: 1 } }).toArray();
+    const names = [...new Set(files.map((file) => file.filename))];
+    return names.sort().map((name) => `${UPLOADS_PATH}/${name}`);
+  }
+
+  async ping(): Promise<void> {
+    await this.client.db(this.dbName).command({ ping: 1 });
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  private async send(name: string, req: Request, res: Response, next: NextFunction): Promise<void> {
+    const file = await this.bucket
+      .find({ filename: name }, { sort: { uploadDate: -1 }, limit: 1 })
+      .next();
+    if (!file) {
+      notFound(req, res, next);
+      return;
+    }
+    const contentType = (file.metadata as { contentType?: unknown } | undefined)?.contentType;
+    const type = name.slice(name.lastIndexOf('.') + 1) as ImageType;
+    res.setHeader(
+      'Content-Type',
+      typeof contentType === 'string' ? contentType : IMAGE_CONTENT_TYPES[type],
+    );
+    res.setHeader('Cache-Control', IMAGE_CACHE_CONTROL);
+    res.setHeader('ETag', `"${name}"`);
+    res.setHeader('Last-Modified', file.uploadDate.toUTCString());
+    if (req.fresh) {
+      res.status(304).end();
+      return;
+    }
+    res.setHeader('Content-Length', String(file.length));
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    // A client that goes away (or a failed read) ends both streams: nothing more to do.
+    await pipeline(this.bucket.openDownloadStream(file._id), res).catch(() => undefined);
+  }
+}
