@@ -1,23 +1,33 @@
-import type { Clock, CommandBus, EventStore } from '@auction/engine';
+import type { Clock, Engine, EventLog } from '@auction/engine';
 import type { ProjectionRunner, ReadStore } from '@auction/projections';
-import type { SqliteAccountStore } from './accounts/sqlite-account-store';
+import type { AccountStore } from './accounts/account-store';
 import type { Config } from './config';
-import type { SqliteSessionStore } from './http/session-store';
+import type { RateLimitStores } from './http/rate-limit';
+import type { UserSessionStore } from './http/session-store';
 import type { ImageStore } from './http/uploads';
 import type { RealtimeLink } from './realtime/realtime-link';
+import type { StoreName, StoreStatus } from './stores';
 
 /** Everything the HTTP app needs, built once by `startServer` (and by tests, the same way). */
 export interface AppDeps {
   readonly config: Config;
   /** The origin browsers use to reach the app, e.g. `http://localhost:3000`. */
   readonly origin: string;
-  readonly events: EventStore;
+  /** The event log, to read. Every write goes through `engine`. */
+  readonly events: EventLog;
   readonly read: ReadStore;
-  readonly bus: CommandBus;
+  /** The one door to the event log: auction commands, categories, account events. */
+  readonly engine: Engine;
   readonly runner: ProjectionRunner;
-  readonly accounts: SqliteAccountStore;
-  readonly sessions: SqliteSessionStore;
+  readonly accounts: AccountStore;
+  readonly sessions: UserSessionStore;
+  /** Signs session cookies: SESSION_SECRET, or one kept with the sessions (see `Stores`). */
+  readonly sessionSecret: string;
   readonly images: ImageStore;
+  /** Where rate-limit counters live (shared across nodes on MongoDB). */
+  readonly rateLimits: RateLimitStores;
+  /** Whether each store answers (`GET /health`). */
+  readonly storeHealth: (timeoutMs?: number) => Promise<Record<StoreName, StoreStatus>>;
   readonly clock: Clock;
   /** Lets routes end sockets (logout, account deletion). */
   readonly realtime: RealtimeLink;

@@ -45,7 +45,11 @@ export const createApp = (deps: AppDeps, port: () => number) => {
   api.use(passport.initialize());
   api.use(passport.session());
   api.use((req, res, next) => csrfGuard(allowedOrigins(deps, port()))(req, res, next));
-  api.get('/health', (_req, res) => respond(res, 200, 'OK'));
+  api.get('/health', async (_req, res) => {
+    const stores = await deps.storeHealth();
+    const ok = Object.values(stores).every((store) => store.reachable);
+    respond(res, ok ? 200 : 503, ok ? 'OK' : 'A store is unreachable', { stores });
+  });
   api.get('/openapi.json', openApiRoute);
   api.use('/auth', authRoutes(deps, passport));
   api.use('/auction', auctionRoutes(deps, passport));
@@ -56,15 +60,7 @@ export const createApp = (deps: AppDeps, port: () => number) => {
   api.use(errorHandler(deps.log));
 
   app.use('/api/v1', api);
-  app.use(
-    UPLOADS_PATH,
-    express.static(deps.images.dir, {
-      index: false,
-      dotfiles: 'deny',
-      immutable: true,
-      maxAge: '365d',
-    }),
-  );
+  app.use(UPLOADS_PATH, deps.images.serve);
   app.use(webApp(deps.config.WEB_DIR));
   app.use(notFound);
   app.use(errorHandler(deps.log));

@@ -58,6 +58,36 @@ export const Config = z.object({
   RATE_LIMIT_SIGNUP: perWindow('RATE_LIMIT_SIGNUP', 20),
   /** Bid commands (place, edit, delete) per user per minute. */
   RATE_LIMIT_BIDS: perWindow('RATE_LIMIT_BIDS', 600),
+  /** Puts the event log on EventStoreDB, e.g. `esdb://localhost:2113?tls=false`; unset: SQLite in DATA_DIR. */
+  EVENTSTORE_CONNECTION_STRING: optionalText.pipe(
+    z
+      .string()
+      .regex(/^(esdb|esdb\+discover|kurrentdb|kurrentdb\+discover):\/\/\S+$/, {
+        error: 'EVENTSTORE_CONNECTION_STRING must be a URL such as esdb://localhost:2113?tls=false',
+      })
+      .optional(),
+  ),
+  /**
+   * Puts read models, accounts, sessions, rate-limit counters and images (GridFS) on MongoDB, e.g.
+   * `mongodb://localhost:27017`; unset: SQLite and files in DATA_DIR.
+   */
+  MONGODB_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^mongodb(\+srv)?:\/\/\S+$/, {
+        error: 'MONGODB_URL must be a URL such as mongodb://localhost:27017',
+      })
+      .optional(),
+  ),
+  /** The MongoDB database the product keeps its collections in. */
+  MONGODB_DB: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,63}$/, {
+      error: 'MONGODB_DB must be 1 to 63 letters, digits, - or _',
+    })
+    .default('auction'),
+  /** How long start-up waits for a configured server before it gives up, in milliseconds. */
+  STORE_CONNECT_TIMEOUT_MS: wholeNumber('STORE_CONNECT_TIMEOUT_MS', 100, 120_000).default(5000),
 });
 export type Config = z.infer<typeof Config>;
 

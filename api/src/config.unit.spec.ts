@@ -49,4 +49,36 @@ describe('config', () => {
       'RATE_LIMIT_BIDS must be a whole number from 1 to 1000000',
     );
   });
+
+  it('picks the distributed stores only when their settings are given', () => {
+    const embedded = loadConfig({ MONGODB_URL: ' ', EVENTSTORE_CONNECTION_STRING: '' });
+    expect(embedded.MONGODB_URL).toBeUndefined();
+    expect(embedded.EVENTSTORE_CONNECTION_STRING).toBeUndefined();
+    expect(embedded.MONGODB_DB).toBe('auction');
+    expect(
+      loadConfig({
+        MONGODB_URL: 'mongodb://db:27017/?replicaSet=rs0',
+        MONGODB_DB: 'market',
+        EVENTSTORE_CONNECTION_STRING: 'esdb://events:2113?tls=false',
+      }),
+    ).toMatchObject({
+      MONGODB_URL: 'mongodb://db:27017/?replicaSet=rs0',
+      MONGODB_DB: 'market',
+      EVENTSTORE_CONNECTION_STRING: 'esdb://events:2113?tls=false',
+    });
+    expect(() =>
+      loadConfig({
+        MONGODB_URL: 'localhost:27017',
+        MONGODB_DB: 'a.b',
+        EVENTSTORE_CONNECTION_STRING: 'http://localhost:2113',
+      }),
+    ).toThrow(
+      [
+        'Invalid configuration:',
+        '  EVENTSTORE_CONNECTION_STRING: EVENTSTORE_CONNECTION_STRING must be a URL such as esdb://localhost:2113?tls=false',
+        '  MONGODB_URL: MONGODB_URL must be a URL such as mongodb://localhost:27017',
+        '  MONGODB_DB: MONGODB_DB must be 1 to 63 letters, digits, - or _',
+      ].join('\n'),
+    );
+  });
 });

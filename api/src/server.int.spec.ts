@@ -1,4 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from './config';
+import { startServer } from './server';
+import { signUpAndLogIn } from './testing/fixtures';
 import { type TestServer, startTestServer } from './testing/test-server';
 
 let server: TestServer | undefined;
@@ -12,11 +15,55 @@ describe('server', () => {
     server = await startTestServer();
     const res = await server.client().get('/api/v1/health');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, message: 'OK' });
+    const onMongo = Boolean(server.storeEnv.MONGODB_URL);
+    const store = (embedded: string) => ({
+      adapter: onMongo ? 'mongodb' : embedded,
+      reachable: true,
+    });
+    expect(res.body).toEqual({
+      success: true,
+      message: 'OK',
+      stores: {
+        events: { adapter: 'sqlite', reachable: true },
+        read: store('sqlite'),
+        accounts: store('sqlite'),
+        sessions: store('sqlite'),
+        images: store('files'),
+      },
+    });
     expect(res.headers.get('x-powered-by')).toBeNull();
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
   });
+
+  it('answers health 503 and names the store that does not answer', async () => {
+    server = await startTestServer();
+    await server.deps.read.close();
+    const res = await server.client().get('/api/v1/health');
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({
+      success: false,
+      message: 'A store is unreachable',
+      stores: { read: { reachable: false }, events: { reachable: true } },
+    });
+  });
+
+  it.each([
+    ['MONGODB_URL', { MONGODB_URL: 'mongodb://127.0.0.1:1' }],
+    [
+      'EVENTSTORE_CONNECTION_STRING',
+      { EVENTSTORE_CONNECTION_STRING: 'esdb://127.0.0.1:1?tls=false' },
+    ],
+  ])(
+    'stops start-up within seconds, naming %s, when its server cannot be reached',
+    async (name, env) => {
+      const started = Date.now();
+      await expect(startTestServer({ ...env, STORE_CONNECT_TIMEOUT_MS: '500' })).rejects.toThrow(
+        new RegExp(`^${name}: `),
+      );
+      expect(Date.now() - started).toBeLessThan(5000);
+    },
+  );
 
   it('answers unknown routes with a 404 in the usual shape', async () => {
     server = await startTestServer();
@@ -47,18 +94,24 @@ describe('server', () => {
     expect(huge).toMatchObject({ status: 413, body: { success: false } });
   });
 
-  it('drains and closes cleanly, and a restart on the same data directory serves again', async () => {
+  it('drains and closes cleanly, and a restart on the same stores serves again, sessions kept', async () => {
     server = await startTestServer();
-    const { dataDir } = server;
+    const user = await signUpAndLogIn(server);
+    const { dataDir, port, storeEnv } = server;
     await server.close();
-    const { startServer } = await import('./server');
-    const { loadConfig } = await import('./config');
     const again = await startServer(
-      loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' }),
+      loadConfig({ ...storeEnv, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' }),
       { log: () => undefined },
     );
     try {
-      expect((await fetch(`${again.url}/api/v1/health`)).status).toBe(200);
+      // A connection pooled from before the restart may fail once; the next request opens anew.
+      const health = await fetch(`${again.url}/api/v1/health`).catch(() =>
+        fetch(`${again.url}/api/v1/health`),
+      );
+      expect(health.status).toBe(200);
+      const me = await user.client.get('/api/v1/auth/me');
+      expect(me.status).toBe(200);
+      expect(me.body.user.email).toBe(user.email);
     } finally {
       await again.close();
     }

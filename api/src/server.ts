@@ -1,23 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import {
-  AuctionActorRegistry,
-  ClosingScheduler,
-  type Clock,
-  seedFixedCategories,
-  systemClock,
-} from '@auction/engine';
+import { ClosingScheduler, type Clock, Engine, systemClock } from '@auction/engine';
 import { ProjectionRunner, allProjections, notificationCursors } from '@auction/projections';
-import { SqliteAccountStore } from './accounts/sqlite-account-store';
 import type { AppDeps } from './app-deps';
 import { createApp } from './app';
 import { type Config, publicOrigin } from './config';
-import { SqliteSessionStore } from './http/session-store';
-import { ImageStore } from './http/uploads';
 import { RealtimeGateway } from './realtime/gateway';
 import { RealtimeLink } from './realtime/realtime-link';
-import { openEmbeddedStores } from './stores';
+import { openStores } from './stores';
 
 export interface RunningServer {
   readonly url: string;
@@ -31,9 +21,9 @@ export interface RunningServer {
 const defaultLog = (message: string, error?: unknown) => console.error(message, error ?? '');
 
 /**
- * The whole product in one process on the embedded stores: event log, read models, accounts,
- * sessions and images under DATA_DIR. Resolves once it can serve (read models caught up,
- * overdue auctions closed).
+ * The whole product in one process, on the stores the configuration picks (`openStores`):
+ * embedded under DATA_DIR by default, EventStoreDB and MongoDB when configured. Resolves once it
+ * can serve (read models caught up, overdue auctions closed).
  */
 export const startServer = async (
   config: Config,
@@ -41,10 +31,10 @@ export const startServer = async (
 ): Promise<RunningServer> => {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? defaultLog;
-  const stores = openEmbeddedStores(config);
-  await seedFixedCategories(stores.events, new Date(clock.now()).toISOString());
+  const stores = await openStores(config, clock);
+  const engine = new Engine({ store: stores.events, clock });
+  await engine.seedFixedCategories(new Date(clock.now()).toISOString());
   await notificationCursors(stores.read).init();
-  const bus = new AuctionActorRegistry({ store: stores.events, clock });
   const realtime = new RealtimeLink();
   const runner = new ProjectionRunner({
     source: stores.events,
@@ -56,7 +46,7 @@ export const startServer = async (
   await runner.start();
   const scheduler = new ClosingScheduler({
     store: stores.events,
-    bus,
+    bus: engine,
     clock,
     onError: (error, auctionId) => log(`Closing ${auctionId} failed; retrying`, error),
   });
@@ -70,11 +60,14 @@ export const startServer = async (
     },
     events: stores.events,
     read: stores.read,
-    bus,
+    engine,
     runner,
-    accounts: new SqliteAccountStore(join(config.DATA_DIR, 'accounts.sqlite')),
-    sessions: new SqliteSessionStore(join(config.DATA_DIR, 'sessions.sqlite'), () => clock.now()),
-    images: new ImageStore(join(config.DATA_DIR, 'uploads')),
+    accounts: stores.accounts,
+    sessions: stores.sessions,
+    sessionSecret: config.SESSION_SECRET ?? (await stores.keptSessionSecret()),
+    images: stores.images,
+    rateLimits: stores.rateLimits,
+    storeHealth: (timeoutMs) => stores.health(timeoutMs),
     clock,
     log,
     realtime,
@@ -97,13 +90,11 @@ export const startServer = async (
     (closing ??= (async () => {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      await bus.close();
+      await engine.close();
       await gateway.close();
       await stopped;
       await scheduler.stop();
       await runner.stop();
-      deps.sessions.close();
-      deps.accounts.close();
       await stores.close();
     })());
 

@@ -1,8 +1,8 @@
 import type { AuctionCommand } from '@auction/contracts';
-import { AuctionActorRegistry, SqliteEventStore } from '@auction/engine';
+import { Engine, SqliteEventStore } from '@auction/engine';
 import { ReadStoreUserDirectory, SqliteReadStore } from '@auction/projections';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { recordCommands } from '../testing/audit-fixtures';
+import { recordCommands } from '@auction/engine/testing';
 import { AuctionAudit } from './auction-audit';
 
 const T0 = Date.parse('2030-01-01T00:00:00.000Z');
@@ -56,7 +56,7 @@ describe('the export read page by page', () => {
     const exported = [];
     for await (const page of audit.eventPages('long')) {
       if (pages.length === 0) {
-        const bus = new AuctionActorRegistry({ store: events });
+        const bus = new Engine({ store: events });
         for (const bid of bids('long', 1202, 3)) expect((await bus.send(bid)).ok).toBe(true);
         await bus.close();
       }

@@ -10,7 +10,7 @@ import {
 import { type AuctionState, SqliteEventStore, evolve, initialState } from '@auction/engine';
 import { ReadStoreUserDirectory, SqliteReadStore } from '@auction/projections';
 import { timelineArbitrary } from '@auction/testkit';
-import { recordCommands } from '../testing/audit-fixtures';
+import { recordCommands } from '@auction/engine/testing';
 import { AuctionAudit } from './auction-audit';
 
 const AUCTION = 'auction-1';

@@ -11,7 +11,7 @@ const cli = resolve(import.meta.dirname, 'admin.ts');
 let server: TestServer;
 const admin = (...args: string[]) =>
   run(process.execPath, ['--import', 'tsx', cli, ...args], {
-    env: { ...process.env, DATA_DIR: server.dataDir },
+    env: { ...process.env, ...server.storeEnv, DATA_DIR: server.dataDir },
   }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error: { code: number; stdout: string; stderr: string }) => error,

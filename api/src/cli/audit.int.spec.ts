@@ -19,7 +19,7 @@ let sample: SampleAuction;
 
 const audit = (...args: string[]) =>
   run(process.execPath, ['--import', 'tsx', cli, ...args], {
-    env: { ...process.env, DATA_DIR: server.dataDir },
+    env: { ...process.env, ...server.storeEnv, DATA_DIR: server.dataDir },
   }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error: { code: number; stdout: string; stderr: string }) => error,
@@ -124,7 +124,7 @@ describe('npm run audit', () => {
 
   it('exits 2 when DATA_DIR holds no event log', async () => {
     const result = await run(process.execPath, ['--import', 'tsx', cli, 'a1'], {
-      env: { ...process.env, DATA_DIR: join(server.dataDir, 'nothing-here') },
+      env: { ...process.env, ...server.storeEnv, DATA_DIR: join(server.dataDir, 'nothing-here') },
     }).then(
       () => ({ code: 0, stderr: '' }),
       (error: { code: number; stderr: string }) => error,

@@ -1,8 +1,8 @@
 /**
  * `npm run audit -- <auctionId> [--at <ISO> | --revision N] [--verify] [--export <file>]`
  * The auction's timeline (one line per event), its state at the chosen point (default: the last
- * event), the verification, and an NDJSON export, read from the stores under DATA_DIR. Safe while
- * the server runs. Exit codes: 0 ok, 1 verification found a problem, 2 bad usage.
+ * event), the verification, and an NDJSON export, read from the configured stores (DATA_DIR by
+ * default). Safe while the server runs. Exit codes: 0 ok, 1 verification found a problem, 2 bad usage.
  */
 import { once } from 'node:events';
 import { createWriteStream, existsSync } from 'node:fs';
@@ -19,11 +19,10 @@ import {
   formatCents,
 } from '@auction/contracts';
 import { type UserDirectory, deletedUser } from '@auction/projections';
-import { SqliteAccountStore } from '../accounts/sqlite-account-store';
 import { AuctionAudit } from '../audit/auction-audit';
 import { AuditPoint } from '../audit/audit-point';
 import { loadConfig } from '../config';
-import { openEmbeddedStores } from '../stores';
+import { openAccounts, openLogAndReadModels } from '../stores';
 
 const usage =
   'usage: npm run audit -- <auctionId> [--at <ISO time> | --revision <N>] [--verify] [--export <file>]';
@@ -168,14 +167,17 @@ const main = async (args: readonly string[]): Promise<number> => {
     return 2;
   }
   const config = loadConfig();
-  if (!existsSync(join(config.DATA_DIR, 'events.sqlite'))) {
+  const embedded = (file: string) => join(config.DATA_DIR, file);
+  if (config.EVENTSTORE_CONNECTION_STRING === undefined && !existsSync(embedded('events.sqlite'))) {
     console.error(`No event log in ${config.DATA_DIR} (set DATA_DIR)`);
     return 2;
   }
-  const stores = openEmbeddedStores(config);
-  const accountsFile = join(config.DATA_DIR, 'accounts.sqlite');
-  const accounts = existsSync(accountsFile) ? new SqliteAccountStore(accountsFile) : undefined;
-  const users = accounts ?? nobody;
+  const stores = await openLogAndReadModels(config);
+  const accounts =
+    config.MONGODB_URL !== undefined || existsSync(embedded('accounts.sqlite'))
+      ? await openAccounts(config)
+      : undefined;
+  const users = accounts?.accounts ?? nobody;
   const audit = new AuctionAudit({ events: stores.events, read: stores.read, users });
   try {
     await audit.owner(auctionId);
@@ -207,7 +209,7 @@ const main = async (args: readonly string[]): Promise<number> => {
     console.error(error.message);
     return 2;
   } finally {
-    accounts?.close();
+    await accounts?.close();
     await stores.close();
   }
 };

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AuctionActorRegistry, seedFixedCategories } from '@auction/engine';
+import { Engine } from '@auction/engine';
 import {
   SqliteReadStore,
   auctionDetail,
@@ -12,13 +12,15 @@ import {
   catalogBids,
   ReadStoreUserDirectory,
 } from '@auction/projections';
-import { openEmbeddedStores } from '../stores';
+import { loadConfig } from '../config';
+import { openLogAndReadModels } from '../stores';
 
 const run = promisify(execFile);
 const cli = resolve(import.meta.dirname, 'projections.ts');
 const projections = (dataDir: string, ...args: string[]) =>
   run(process.execPath, ['--import', 'tsx', cli, ...args], {
-    env: { ...process.env, DATA_DIR: dataDir },
+    // The embedded stores this test writes, whatever the runner's environment names.
+    env: { ...process.env, MONGODB_URL: '', EVENTSTORE_CONNECTION_STRING: '', DATA_DIR: dataDir },
   });
 const lines = (stdout: string) =>
   stdout
@@ -31,10 +33,10 @@ let head: number;
 
 beforeEach(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'cli-'));
-  const stores = openEmbeddedStores({ DATA_DIR: dataDir });
+  const stores = await openLogAndReadModels(loadConfig({ DATA_DIR: dataDir }));
   const now = Date.now();
-  await seedFixedCategories(stores.events, new Date(now).toISOString());
-  const bus = new AuctionActorRegistry({ store: stores.events });
+  const bus = new Engine({ store: stores.events });
+  await bus.seedFixedCategories(new Date(now).toISOString());
   const meta = (actorId: string, n: number) => ({
     commandId: `c-${n}`,
     correlationId: `c-${n}`,

@@ -6,7 +6,7 @@
  */
 import { allProjections, ProjectionRunner } from '@auction/projections';
 import { loadConfig } from '../config';
-import { openEmbeddedStores } from '../stores';
+import { openLogAndReadModels } from '../stores';
 
 const usage = 'usage: npm run projections -- status | rebuild [name...]';
 
@@ -22,7 +22,7 @@ const main = async (args: readonly string[]): Promise<number> => {
     console.error(`Unknown projection ${unknown.join(', ')}; known: ${known.join(', ')}`);
     return 2;
   }
-  const stores = openEmbeddedStores(loadConfig());
+  const stores = await openLogAndReadModels(loadConfig());
   const chosen =
     names.length === 0 ? allProjections : allProjections.filter((p) => names.includes(p.name));
   const runner = new ProjectionRunner({

@@ -5,12 +5,12 @@ import type { AppDeps } from '../app-deps';
 export type Accepted = Extract<CommandOutcome, { ok: true }>;
 
 /**
- * Sends a command through the bus. A refusal becomes a DomainError with the decider's code and
+ * Sends a command through the engine. A refusal becomes a DomainError with the decider's code and
  * message; an accepted command waits (bounded) until the catalog shows it, so the next read does.
  * A lagging catalog is logged, not answered as a failure: the write is already durable.
  */
 export const sendCommand = async (deps: AppDeps, command: AuctionCommand): Promise<Accepted> => {
-  const outcome = await deps.bus.send(command);
+  const outcome = await deps.engine.send(command);
   if (!outcome.ok) throw new DomainError(outcome.rejection);
   await catalogReaches(deps, outcome.position);
   return outcome;

@@ -3,9 +3,11 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AuctionView, auctionStream } from '@auction/contracts';
-import { SqliteEventStore, type RecordedEvent, verifyChain } from '@auction/engine';
-import { SqliteReadStore, allProjections } from '@auction/projections';
+import { type RecordedEvent, verifyChain } from '@auction/engine';
+import { allProjections } from '@auction/projections';
 import { afterAll, expect, it, vi } from 'vitest';
+import { loadConfig } from '../config';
+import { openLogAndReadModels } from '../stores';
 import { type ChildServer, startChildServer } from '../testing/child-server';
 import {
   type TestUser,
@@ -14,6 +16,7 @@ import {
   signUpAndLogIn,
 } from '../testing/fixtures';
 import { TestClient } from '../testing/test-server';
+import { dropTestStores, testStoreEnv } from '../testing/test-stores';
 
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 3);
 const SEED = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -57,9 +60,11 @@ interface Ack {
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'crash-'));
+const storeEnv = testStoreEnv();
 let running: ChildServer | undefined;
 afterAll(async () => {
   await running?.stop('SIGKILL');
+  await dropTestStores(storeEnv);
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -72,6 +77,7 @@ it(`every acknowledged bid survives ${ROUNDS} SIGKILLs; overdue auctions close; 
   const base = `http://127.0.0.1:${port}`;
   const start = async () =>
     (running = await startChildServer({
+      ...storeEnv,
       DATA_DIR: dataDir,
       PORT: String(port),
       RATE_LIMIT_LOGIN: LIMIT,
@@ -151,8 +157,9 @@ it(`every acknowledged bid survives ${ROUNDS} SIGKILLs; overdue auctions close; 
   );
   expect(endedWhileDown.length).toBeGreaterThan(0);
 
-  const events = new SqliteEventStore({ filename: join(dataDir, 'events.sqlite') });
-  const read = new SqliteReadStore({ filename: join(dataDir, 'read.sqlite') });
+  const { events, read, close } = await openLogAndReadModels(
+    loadConfig({ ...storeEnv, DATA_DIR: dataDir }),
+  );
   try {
     // The read models reach the end of the log (the restarted scheduler may still be closing).
     await vi.waitFor(
@@ -222,7 +229,6 @@ it(`every acknowledged bid survives ${ROUNDS} SIGKILLs; overdue auctions close; 
       }),
     );
   } finally {
-    await read.close();
-    await events.close();
+    await close();
   }
 });

@@ -1,4 +1,3 @@
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AuctionView, auctionStream } from '@auction/contracts';
 import { verifyChain } from '@auction/engine';
@@ -458,7 +457,7 @@ const snapshot = async (): Promise<Snapshot> => ({
   sessions: JSON.stringify(
     sessionsDb.prepare('SELECT sid, user_id FROM sessions ORDER BY sid').all(),
   ),
-  uploads: readdirSync(server.deps.images.dir).sort().join(','),
+  uploads: (await server.deps.images.list()).join(','),
   cursors: JSON.stringify(await server.deps.read.find('notifications_cursors')),
 });
 

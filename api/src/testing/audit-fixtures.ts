@@ -1,15 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { type AuctionCommand, type AuctionEvent, auctionStream } from '@auction/contracts';
-import {
-  type EventStore,
-  decide,
-  evolve,
-  genesisHash,
-  initialState,
-  sealEvents,
-} from '@auction/engine';
+import { auctionStream } from '@auction/contracts';
 import { type TestUser, createAuctionOverHttp, fetchAuction } from './fixtures';
 import type { TestServer } from './test-server';
 
@@ -49,7 +41,7 @@ export const sampleAuction = async (
   if (retracted.status !== 200)
     throw new Error(`deleteBid failed: ${JSON.stringify(retracted.body)}`);
   const endsAt = (await fetchAuction(server, auctionId)).auctionEndTime;
-  const closed = await server.deps.bus.send({
+  const closed = await server.deps.engine.send({
     type: 'CloseAuction',
     data: { auctionId },
     metadata: {
@@ -98,32 +90,4 @@ export const tamperWithEvent = (
     revision,
   );
   if (changed !== 1) throw new Error(`no event ${auctionId}@${revision} to tamper with`);
-};
-
-/**
- * Decides commands for one auction with the real decider and appends every accepted event,
- * sealed into the hash chain, to the store (as an actor would, without one). Returns the events.
- */
-export const recordCommands = async (
-  store: Pick<EventStore, 'append'>,
-  auctionId: string,
-  commands: readonly AuctionCommand[],
-): Promise<AuctionEvent[]> => {
-  const stream = auctionStream(auctionId);
-  const decided: AuctionEvent[] = [];
-  let state = initialState;
-  let prevHash = genesisHash(stream);
-  for (const command of commands) {
-    const decision = decide(command, state);
-    if (!decision.ok || decision.events.length === 0) continue;
-    const revision = decided.length - 1;
-    const sealed = sealEvents(stream, revision, prevHash, decision.events, command.metadata);
-    await store.append(stream, sealed.events, revision < 0 ? 'no_stream' : revision);
-    prevHash = sealed.headHash;
-    for (const event of decision.events) {
-      state = evolve(state, event);
-      decided.push(event);
-    }
-  }
-  return decided;
 };

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Clock } from '@auction/engine';
 import { type Config, loadConfig } from '../config';
 import { type RunningServer, startServer } from '../server';
+import { dropTestStores, testStoreEnv } from './test-stores';
 
 export interface TestResponse {
   readonly status: number;
@@ -89,18 +90,25 @@ export class TestClient {
 
 export interface TestServer extends RunningServer {
   readonly dataDir: string;
+  /** The store settings it runs with, for a command-line tool pointed at the same stores. */
+  readonly storeEnv: Record<string, string>;
   readonly logs: unknown[][];
   client(origin?: string | null): TestClient;
   cleanup(): Promise<void>;
 }
 
-/** A real server on 127.0.0.1 and an ephemeral port, with a fresh DATA_DIR. */
+/**
+ * A real server on 127.0.0.1 and an ephemeral port, with a fresh DATA_DIR (and a fresh MongoDB
+ * database when `TEST_STORES=mongodb`, see `testStoreEnv`).
+ */
 export const startTestServer = async (
   env: Partial<Record<keyof Config, string>> = {},
   options: { clock?: Clock } = {},
 ): Promise<TestServer> => {
   const dataDir = mkdtempSync(join(tmpdir(), 'api-test-'));
+  const storeEnv = testStoreEnv();
   const config = loadConfig({
+    ...storeEnv,
     DATA_DIR: dataDir,
     PORT: '0',
     HOST: '127.0.0.1',
@@ -114,10 +122,12 @@ export const startTestServer = async (
   return {
     ...running,
     dataDir,
+    storeEnv,
     logs,
     client: (origin) => new TestClient(running.url, origin === undefined ? running.url : origin),
     cleanup: async () => {
       await running.close();
+      await dropTestStores(storeEnv);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { type AuctionView, DAY_MS } from '@auction/contracts';
 import { systemClock } from '@auction/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,7 +64,7 @@ const mine = async (client: TestClient = seller.client) =>
 
 const myAuction = async (id: string) => (await mine()).find((a) => a._id === id);
 
-const uploads = () => readdirSync(join(server.dataDir, 'uploads')).sort();
+const uploads = () => server.deps.images.list();
 
 const fetchImage = async (url: string) => {
   const res = await fetch(`${server.url}${url}`);
@@ -74,7 +72,7 @@ const fetchImage = async (url: string) => {
 };
 
 const placeBid = async (auctionId: string, bidderId: string, dollars: number) => {
-  const outcome = await server.deps.bus.send({
+  const outcome = await server.deps.engine.send({
     type: 'PlaceBid',
     data: { auctionId, bidId: randomUUID(), amount: Math.round(dollars * 100) },
     metadata: {
@@ -262,7 +260,7 @@ describe('POST /createAuction', () => {
   });
 
   it('answers 401 to a guest and stores nothing', async () => {
-    const files = uploads();
+    const files = await uploads();
     const guest = server.client();
     const json = await guest.post(`${A}/createAuction`, { json: validAuction() });
     expect(json.status).toBe(401);
@@ -272,12 +270,12 @@ describe('POST /createAuction', () => {
       form: formOf({ title, description, category, auctionDate, startingPrice: '150' }, png()),
     });
     expect(form.status).toBe(401);
-    expect(uploads()).toEqual(files);
+    expect(await uploads()).toEqual(files);
   });
 
   it('refuses text disguised as a PNG with 415 and an 11 MB file with 413', async () => {
     const before = await mine();
-    const files = uploads();
+    const files = await uploads();
     const { title, description, category, auctionDate } = validAuction();
     const fields = { title, description, category, auctionDate, startingPrice: '150' };
     const disguised = await seller.client.post(`${A}/createAuction`, {
@@ -291,11 +289,11 @@ describe('POST /createAuction', () => {
     expect(huge.status).toBe(413);
     expect(huge.body.message).toBe('The upload is too large (max 10MB)');
     expect(await mine()).toEqual(before);
-    expect(uploads()).toEqual(files);
+    expect(await uploads()).toEqual(files);
   });
 
   it('removes the stored image when the command is refused', async () => {
-    const files = uploads();
+    const files = await uploads();
     const { title, description, category } = validAuction();
     const res = await seller.client.post(`${A}/createAuction`, {
       form: formOf(
@@ -305,7 +303,7 @@ describe('POST /createAuction', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('The auction end time must be in the future');
-    expect(uploads()).toEqual(files);
+    expect(await uploads()).toEqual(files);
   });
 });
 
@@ -556,7 +554,7 @@ describe('PATCH /editAuction/:id', () => {
 
   it('refuses a disguised image and removes an image uploaded with a refused edit', async () => {
     const auction = await createAuction(seller.client);
-    const files = uploads();
+    const files = await uploads();
     const fields = {
       title: 'New title',
       description: 'New description',
@@ -571,7 +569,7 @@ describe('PATCH /editAuction/:id', () => {
       form: formOf({ ...fields, auctionEndTime: inDays(-1) }, png()),
     });
     expect(refused.status).toBe(400);
-    expect(uploads()).toEqual(files);
+    expect(await uploads()).toEqual(files);
     expect(await myAuction(auction._id)).toEqual(auction);
   });
 
@@ -627,7 +625,7 @@ describe('a closed auction', () => {
     });
     const auction = created.body.auction;
     shift = 2 * DAY_MS;
-    const closed = await shifted.deps.bus.send({
+    const closed = await shifted.deps.engine.send({
       type: 'CloseAuction',
       data: { auctionId: auction._id },
       metadata: {

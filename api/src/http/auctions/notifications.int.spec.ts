@@ -31,7 +31,7 @@ beforeAll(async () => {
 afterAll(() => server.cleanup());
 
 const placeBid = async (bidderId: string, dollars: number) => {
-  const outcome = await server.deps.bus.send({
+  const outcome = await server.deps.engine.send({
     type: 'PlaceBid',
     data: { auctionId, bidId: randomUUID(), amount: dollars * 100 },
     metadata: {

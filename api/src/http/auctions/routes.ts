@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { type AuctionCommand, type AuctionView, DomainError, rejection } from '@auction/contracts';
-import { createCategory } from '@auction/engine';
 import {
   auctionDetail,
   featuredAuctions,
@@ -153,7 +152,7 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
     const input = parseInput(CreateCategoryBody, req.body ?? {});
     const { commandId, correlationId, at } = commandMetadata(req, deps, user.id);
     const categoryId = randomUUID();
-    const outcome = await createCategory(deps.events, {
+    const outcome = await deps.engine.createCategory({
       categoryId,
       name: input.name,
       description: input.description,

@@ -37,8 +37,8 @@ beforeAll(async () => {
     signUpAndLogIn(server, { firstName: 'Audrey', lastName: 'Auditor' }),
     signUpAndLogIn(server, { firstName: 'Adam', lastName: 'Admin' }),
   ]);
-  server.deps.accounts.setRole(auditor.email, 'Auditor');
-  server.deps.accounts.setRole(admin.email, 'Admin');
+  await server.deps.accounts.setRole(auditor.email, 'Auditor');
+  await server.deps.accounts.setRole(admin.email, 'Admin');
   sample = await sampleAuction(server, seller, alice, bob);
 });
 afterAll(() => server.cleanup());
@@ -304,18 +304,11 @@ describe('GET verify', () => {
 
   it('lists a corrupted read-model document field by field, and a deleted one as missing', async () => {
     const { auctionId, aliceBid } = await sampleAuction(server, seller, alice, bob);
-    editDatabase(
-      server.dataDir,
-      'read.sqlite',
-      `UPDATE rm_catalog_auctions SET doc = json_set(doc, '$.currentBid', 1, '$.title', 'Fake') WHERE id = ?`,
-      auctionId,
-    );
-    editDatabase(
-      server.dataDir,
-      'read.sqlite',
-      `DELETE FROM rm_winnings_items WHERE id = ?`,
-      auctionId,
-    );
+    // As someone with write access to the read store could, on whichever store it is.
+    const stored = await server.deps.read.get('catalog_auctions', auctionId);
+    if (!stored) throw new Error('the catalog has no document for the auction');
+    await server.deps.read.upsert('catalog_auctions', { ...stored, currentBid: 1, title: 'Fake' });
+    await server.deps.read.remove('winnings_items', auctionId);
     const verdict = await verify(auctionId);
     expect(verdict).toMatchObject({ ok: false, chain: { ok: true }, truncation: { ok: true } });
     const differences = verdict.readModels.differences.map(

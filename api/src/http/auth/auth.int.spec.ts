@@ -1,6 +1,3 @@
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { userStream } from '@auction/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpAndLogIn } from '../../testing/fixtures';
@@ -51,20 +48,11 @@ const sessionCookie = (res: TestResponse): string | undefined =>
     .map((c) => c.split(';')[0] ?? '')
     .find((pair) => pair.startsWith('auction.sid=') && pair !== 'auction.sid=');
 
-const accountRows = (server: TestServer, email: string): number => {
-  const db = new Database(join(server.dataDir, 'accounts.sqlite'), { readonly: true });
-  try {
-    return (
-      db
-        .prepare('SELECT COUNT(*) AS n FROM accounts WHERE lower(trim(email)) = ?')
-        .get(email.trim().toLowerCase()) as { n: number }
-    ).n;
-  } finally {
-    db.close();
-  }
-};
+/** Accounts with this e-mail (at most one: the store's unique index). */
+const accountRows = async (server: TestServer, email: string): Promise<number> =>
+  (await server.deps.accounts.byEmail(email)) ? 1 : 0;
 
-const uploads = (server: TestServer) => readdirSync(join(server.dataDir, 'uploads')).sort();
+const uploads = (server: TestServer) => server.deps.images.list();
 
 const registrations = async (server: TestServer) =>
   (await server.deps.events.readAll({ eventTypes: ['AccountRegistered'] })).length;
@@ -150,7 +138,7 @@ describe('POST /auth/signup', () => {
     const res = await signUp(server.client(), fields, png);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ success: false, message });
-    if (fields.email) expect(accountRows(server, fields.email)).toBe(0);
+    if (fields.email) expect(await accountRows(server, fields.email)).toBe(0);
   });
 
   it('answers an empty or missing body with the first field message', async () => {
@@ -176,7 +164,7 @@ describe('POST /auth/signup', () => {
   it('refuses a second account for the same e-mail in any case or spacing, and drops its photo', async () => {
     const email = uniqueEmail('Dup');
     expect((await signUp(server.client(), signupFields({ email }), png)).status).toBe(201);
-    const before = uploads(server);
+    const before = await uploads(server);
     for (const variant of [email, email.toUpperCase(), `  ${email.toLowerCase()} `]) {
       const res = await signUp(server.client(), signupFields({ email: variant }), png);
       expect(res.status).toBe(409);
@@ -185,8 +173,8 @@ describe('POST /auth/signup', () => {
         message: 'An account with this email already exists',
       });
     }
-    expect(uploads(server)).toEqual(before);
-    expect(accountRows(server, email)).toBe(1);
+    expect(await uploads(server)).toEqual(before);
+    expect(await accountRows(server, email)).toBe(1);
   });
 
   it('lets exactly one of ten concurrent signups for one e-mail in different cases through', async () => {
@@ -195,21 +183,21 @@ describe('POST /auth/signup', () => {
       [...email].map((c, j) => ((i >> (j % 4)) & 1 ? c.toUpperCase() : c)).join(''),
     );
     expect(new Set(variants).size).toBe(10);
-    const uploadsBefore = uploads(server).length;
+    const uploadsBefore = (await uploads(server)).length;
     const registeredBefore = await registrations(server);
 
     const results = await Promise.all(
       variants.map((variant) => signUp(server.client(), signupFields({ email: variant }), png)),
     );
     expect(results.map((r) => r.status).sort()).toEqual([201, ...Array<number>(9).fill(409)]);
-    expect(accountRows(server, email)).toBe(1);
-    expect(uploads(server)).toHaveLength(uploadsBefore + 1);
+    expect(await accountRows(server, email)).toBe(1);
+    expect(await uploads(server)).toHaveLength(uploadsBefore + 1);
     expect(await registrations(server)).toBe(registeredBefore + 1);
   });
 
   it('refuses a photo that is not an image by its content (415) and creates no account', async () => {
     const fields = signupFields();
-    const before = uploads(server);
+    const before = await uploads(server);
     const fake = {
       bytes: Buffer.from('just some text, honest'),
       name: 'me.png',
@@ -221,19 +209,19 @@ describe('POST /auth/signup', () => {
       success: false,
       message: 'Only JPEG, PNG, WebP or GIF images are accepted',
     });
-    expect(accountRows(server, fields.email ?? '')).toBe(0);
-    expect(uploads(server)).toEqual(before);
+    expect(await accountRows(server, fields.email ?? '')).toBe(0);
+    expect(await uploads(server)).toEqual(before);
   });
 
   it('refuses a photo over 10 MB (413) and creates no account', async () => {
     const fields = signupFields();
-    const before = uploads(server);
+    const before = await uploads(server);
     const bytes = Buffer.concat([PNG_1X1, Buffer.alloc(10 * 1024 * 1024)]);
     const res = await signUp(server.client(), fields, { ...png, bytes });
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ success: false, message: 'The upload is too large (max 10MB)' });
-    expect(accountRows(server, fields.email ?? '')).toBe(0);
-    expect(uploads(server)).toEqual(before);
+    expect(await accountRows(server, fields.email ?? '')).toBe(0);
+    expect(await uploads(server)).toEqual(before);
   });
 });
 
@@ -279,7 +267,7 @@ describe('POST /auth/login', () => {
 
   it('refuses a password login to an account that has no password (Google only)', async () => {
     const email = uniqueEmail('google');
-    server.deps.accounts.create({
+    await server.deps.accounts.create({
       id: `google-${counter}`,
       firstName: 'Goo',
       lastName: 'Gle',
@@ -345,7 +333,7 @@ describe('POST /auth/logout and GET /auth/me', () => {
     const me = await client.get(ME);
     expect(me.status).toBe(200);
     expect(me.body.user).toEqual(login.body.user);
-    expect(server.deps.sessions.countForUser(login.body.user._id)).toBe(1);
+    expect(await server.deps.sessions.countForUser(login.body.user._id)).toBe(1);
 
     const logout = await client.post(LOGOUT);
     expect(logout.status).toBe(200);
@@ -357,7 +345,7 @@ describe('POST /auth/logout and GET /auth/me', () => {
     const again = await replayed.get(ME, { cookie: cookie ?? '' });
     expect(again.status).toBe(401);
     expect(again.body.message).toBe('Please log in to continue');
-    expect(server.deps.sessions.countForUser(login.body.user._id)).toBe(0);
+    expect(await server.deps.sessions.countForUser(login.body.user._id)).toBe(0);
   });
 
   it('logout without a session is still 200', async () => {
@@ -382,7 +370,7 @@ describe('cross-site requests', () => {
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ success: false, message: 'Cross-site request refused' });
     }
-    expect(accountRows(server, fields.email ?? '')).toBe(0);
+    expect(await accountRows(server, fields.email ?? '')).toBe(0);
     expect((await user.client.get(ME)).status).toBe(200);
   });
 });
@@ -428,7 +416,7 @@ describe('rate limits', () => {
         success: false,
         message: 'Too many sign-ups from this address, please try again later',
       });
-      expect(accountRows(limited, third.email ?? '')).toBe(0);
+      expect(await accountRows(limited, third.email ?? '')).toBe(0);
     } finally {
       await limited.cleanup();
     }

@@ -154,7 +154,7 @@ describe('Google sign-in with a configured OpenID provider', () => {
     const client = server.client();
     expect(await googleRedirectFlow(client)).toBe('/login?error=google');
     expect((await client.get('/api/v1/auth/me')).status).toBe(401);
-    expect(server.deps.accounts.byEmail(user.email)).toBeUndefined();
+    expect(await server.deps.accounts.byEmail(user.email)).toBeUndefined();
   });
 
   it('logs in with an ID token the provider signed', async () => {
@@ -188,7 +188,7 @@ describe('Google sign-in with a configured OpenID provider', () => {
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ success: false, message: NOT_VERIFIED });
     expect((await client.get('/api/v1/auth/me')).status).toBe(401);
-    expect(server.deps.accounts.byEmail(user.email)).toBeUndefined();
+    expect(await server.deps.accounts.byEmail(user.email)).toBeUndefined();
   });
 
   it('refuses a second Google identity for an e-mail already linked to another', async () => {
@@ -211,7 +211,7 @@ describe('Google sign-in with a configured OpenID provider', () => {
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ success: false, message: NOT_VERIFIED });
     expect(client.hasSession()).toBe(false);
-    expect(server.deps.accounts.byEmail(email)).toBeUndefined();
+    expect(await server.deps.accounts.byEmail(email)).toBeUndefined();
     const garbage = await googleLogin(client, 'not.a.jwt');
     expect(garbage.status).toBe(401);
   });

@@ -15,7 +15,6 @@ import {
 } from 'openid-client';
 import { z } from 'zod';
 import { type Account, userView } from '../../accounts/account';
-import { appendUserEvent } from '../../accounts/user-events';
 import type { AppDeps } from '../../app-deps';
 import { commandMetadata } from '../request-context';
 import { respond } from '../respond';
@@ -136,7 +135,7 @@ export const googleRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
   const register = async (req: Request, identity: Identity): Promise<Account> => {
     const id = randomUUID();
     const metadata = commandMetadata(req, deps, id);
-    const account = deps.accounts.create({
+    const account = await deps.accounts.create({
       id,
       ...namesOf(identity),
       email: identity.email,
@@ -146,13 +145,12 @@ export const googleRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
       createdAt: metadata.at,
     });
     try {
-      await appendUserEvent(
-        deps.events,
+      await deps.engine.recordAccountEvent(
         { type: 'AccountRegistered', data: { userId: id, method: 'google', at: metadata.at } },
         metadata,
       );
     } catch (error) {
-      deps.accounts.erase(id);
+      await deps.accounts.erase(id);
       throw error;
     }
     return account;
@@ -160,13 +158,13 @@ export const googleRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
 
   const signIn = async (req: Request, identity: Identity): Promise<Account> => {
     for (let attempt = 0; ; attempt++) {
-      const linked = deps.accounts.byGoogleSubject(identity.sub);
+      const linked = await deps.accounts.byGoogleSubject(identity.sub);
       if (linked) return linked;
-      const byEmail = deps.accounts.byEmail(identity.email);
+      const byEmail = await deps.accounts.byEmail(identity.email);
       if (byEmail) {
         if (byEmail.googleSubject !== null) throw new DomainError(rejection('EMAIL_TAKEN'));
-        deps.accounts.linkGoogle(byEmail.id, identity.sub);
-        return deps.accounts.byId(byEmail.id) ?? byEmail;
+        await deps.accounts.linkGoogle(byEmail.id, identity.sub);
+        return (await deps.accounts.byId(byEmail.id)) ?? byEmail;
       }
       try {
         return await register(req, identity);

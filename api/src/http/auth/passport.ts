@@ -7,21 +7,27 @@ import { decoyHash, verifyPassword } from '../../accounts/password';
 export const createPassport = (deps: AppDeps) => {
   const passport = new Passport();
   passport.serializeUser<string>((user, done) => done(null, user.id));
-  passport.deserializeUser<string>((id, done) => done(null, deps.accounts.byId(id) ?? false));
+  passport.deserializeUser<string>((id, done) => {
+    deps.accounts.byId(id).then(
+      (account) => done(null, account ?? false),
+      (error: unknown) => done(error),
+    );
+  });
   passport.use(
     'local',
     new LocalStrategy(
       { usernameField: 'email', passwordField: 'password' },
       (email, password, done) => {
-        const account = deps.accounts.byEmail(email);
-        // Unknown e-mails cost a full hash too, so timing does not tell which accounts exist.
-        const stored = account?.passwordHash ? Promise.resolve(account.passwordHash) : decoyHash;
-        stored
-          .then((hash) => verifyPassword(password, hash))
-          .then(
-            (ok) => done(null, ok && account?.passwordHash ? account : false),
-            (error: unknown) => done(error),
-          );
+        const check = async () => {
+          const account = await deps.accounts.byEmail(email);
+          // Unknown e-mails cost a full hash too, so timing does not tell which accounts exist.
+          const ok = await verifyPassword(password, account?.passwordHash ?? (await decoyHash));
+          return ok && account?.passwordHash ? account : false;
+        };
+        check().then(
+          (account) => done(null, account),
+          (error: unknown) => done(error),
+        );
       },
     ),
   );

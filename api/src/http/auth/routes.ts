@@ -3,7 +3,6 @@ import { DomainError, rejection } from '@auction/contracts';
 import { Router, type Request, type RequestHandler } from 'express';
 import { normaliseEmail, userView, type Account } from '../../accounts/account';
 import { hashPassword } from '../../accounts/password';
-import { appendUserEvent } from '../../accounts/user-events';
 import type { AppDeps } from '../../app-deps';
 import { clientAddress, limiter } from '../rate-limit';
 import { commandMetadata, currentUser } from '../request-context';
@@ -52,12 +51,14 @@ export const authRoutes = (deps: AppDeps, passport: AppPassport): Router => {
     limit: deps.config.RATE_LIMIT_SIGNUP,
     key: clientAddress,
     message: 'Too many sign-ups from this address, please try again later',
+    store: deps.rateLimits('signup'),
   });
   const loginLimit = limiter({
     windowMs: 15 * MINUTE_MS,
     limit: deps.config.RATE_LIMIT_LOGIN,
     key: (req) => `${clientAddress(req)} ${normaliseEmail((req.body as LoginBody).email)}`,
     message: 'Too many login attempts, please try again later',
+    store: deps.rateLimits('login'),
   });
   // One address trying many e-mails: a looser cap across all of them.
   const loginAddressLimit = limiter({
@@ -65,6 +66,7 @@ export const authRoutes = (deps: AppDeps, passport: AppPassport): Router => {
     limit: deps.config.RATE_LIMIT_LOGIN * 10,
     key: (req) => `address ${clientAddress(req)}`,
     message: 'Too many login attempts, please try again later',
+    store: deps.rateLimits('login-address'),
   });
 
   router.post('/signup', signupLimit, imageUpload, async (req, res) => {
@@ -74,7 +76,7 @@ export const authRoutes = (deps: AppDeps, passport: AppPassport): Router => {
     const metadata = commandMetadata(req, deps, id);
     let created = false;
     try {
-      deps.accounts.create({
+      await deps.accounts.create({
         id,
         firstName: body.firstName,
         lastName: body.lastName,
@@ -85,13 +87,12 @@ export const authRoutes = (deps: AppDeps, passport: AppPassport): Router => {
         createdAt: metadata.at,
       });
       created = true;
-      await appendUserEvent(
-        deps.events,
+      await deps.engine.recordAccountEvent(
         { type: 'AccountRegistered', data: { userId: id, method: 'password', at: metadata.at } },
         metadata,
       );
     } catch (error) {
-      if (created) deps.accounts.erase(id);
+      if (created) await deps.accounts.erase(id);
       await deps.images.remove(imageUrl);
       throw error;
     }

@@ -50,6 +50,7 @@ export const bidRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
       limit: deps.config.RATE_LIMIT_BIDS,
       key: (req) => currentUser(req).id,
       message: 'Too many bids, please slow down',
+      store: deps.rateLimits('bids'),
     }),
   );
 

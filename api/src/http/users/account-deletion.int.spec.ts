@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import { basename, join } from 'node:path';
 import { type AuctionView, userStream } from '@auction/contracts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -89,7 +87,7 @@ describe('DELETE /user/delete-account', () => {
       if (Date.now() > deadline) throw new Error('the auction was not closed within 15 s');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    expect(existsSync(join(server.deps.images.dir, basename(imageUrl)))).toBe(true);
+    expect(await server.deps.images.list()).toContain(imageUrl);
 
     response = await victim.delete('/api/v1/user/delete-account');
   }, 30_000);
@@ -140,14 +138,14 @@ describe('DELETE /user/delete-account', () => {
   });
 
   it('erases the account and its image', async () => {
-    expect(server.deps.accounts.byId(victimId)).toBeUndefined();
-    expect(server.deps.accounts.byEmail(email)).toBeUndefined();
-    expect(existsSync(join(server.deps.images.dir, basename(imageUrl)))).toBe(false);
+    expect(await server.deps.accounts.byId(victimId)).toBeUndefined();
+    expect(await server.deps.accounts.byEmail(email)).toBeUndefined();
+    expect(await server.deps.images.list()).not.toContain(imageUrl);
     expect((await server.client().get(imageUrl)).status).toBe(404);
   });
 
   it('ends every session: the other tab is logged out and the user cannot log in', async () => {
-    expect(server.deps.sessions.countForUser(victimId)).toBe(0);
+    expect(await server.deps.sessions.countForUser(victimId)).toBe(0);
     expect((await otherTab.get('/api/v1/auth/me')).status).toBe(401);
     expect((await otherTab.get('/api/v1/user/profile')).status).toBe(401);
     expect((await victim.get('/api/v1/user/profile')).status).toBe(401);
@@ -195,7 +193,7 @@ describe('a deletion that fails midway', () => {
     const events = await accountDeletedEvents(leaver.id);
     expect(events).toHaveLength(1);
     expect(events[0]?.data).toMatchObject({ cancelledAuctions: 1, retractedBids: 1 });
-    expect(server.deps.accounts.byId(leaver.id)).toBeUndefined();
+    expect(await server.deps.accounts.byId(leaver.id)).toBeUndefined();
     expect((await leaver.client.get('/api/v1/auth/me')).status).toBe(401);
   });
 });

@@ -15,7 +15,6 @@ import {
   catalogBids,
 } from '@auction/projections';
 import type { Account } from '../../accounts/account';
-import { appendUserEvent } from '../../accounts/user-events';
 import type { AppDeps } from '../../app-deps';
 
 /** Refusals that mean the step has nothing left to do: the auction closed or the bid is gone. */
@@ -51,7 +50,7 @@ const settle = async (deps: AppDeps, commands: readonly AuctionCommand[]) => {
   let changed = 0;
   let position: number | undefined;
   for (const command of commands) {
-    const outcome = await deps.bus.send(command);
+    const outcome = await deps.engine.send(command);
     if (!outcome.ok) {
       if (SETTLED.has(outcome.rejection.code)) continue;
       throw new DomainError(outcome.rejection);
@@ -102,7 +101,7 @@ export const deleteAccount = async (
   });
   await catalogCaughtUp(deps);
   // First end every session and socket, so no other tab can add a bid while this settles.
-  deps.sessions.destroyUser(account.id);
+  await deps.sessions.destroyUser(account.id);
   deps.realtime.disconnectUser(account.id);
 
   const cancelled = await settle(
@@ -125,8 +124,7 @@ export const deleteAccount = async (
   const result = { cancelledAuctions: cancelled.changed, retractedBids: retracted.changed };
   if (!(await alreadyRecorded(deps, account.id))) {
     const recorded = metadata();
-    await appendUserEvent(
-      deps.events,
+    await deps.engine.recordAccountEvent(
       { type: 'AccountDeleted', data: { userId: account.id, ...result, at: recorded.at } },
       recorded,
     );
@@ -137,6 +135,6 @@ export const deleteAccount = async (
 
   // The image goes first: once the account row is gone, nothing would point at the file.
   await deps.images.remove(account.imageUrl);
-  deps.accounts.erase(account.id);
+  await deps.accounts.erase(account.id);
   return result;
 };
