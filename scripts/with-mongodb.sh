@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Runs a command with MONGODB_URL set: the server it already names, or a FerretDB started for the
+# command on 127.0.0.1:${FERRETDB_PORT:-27117} and stopped after it (scripts/ferretdb.sh).
+#
+#   scripts/with-mongodb.sh npx vitest run mongo
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [[ -z "${MONGODB_URL:-}" ]]; then
+  export FERRETDB_PORT="${FERRETDB_PORT:-27117}"
+  url="$(scripts/ferretdb.sh start)"
+  trap 'scripts/ferretdb.sh stop' EXIT
+  export "${url?}"
+fi
+export MONGODB_URL
+"$@"
