@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { Options } from 'express-rate-limit';
-import { MongoClient } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { mongoTestDatabases } from '../testing/mongo-test-databases';
 import { MongoRateLimitStore, mongoRateLimitStores } from './mongo-rate-limit-store';
 import { limiter } from './rate-limit';
 import { describeRateLimitStoreContract } from './rate-limit-store.contract';
@@ -11,40 +10,23 @@ import { describeRateLimitStoreContract } from './rate-limit-store.contract';
 const url = process.env.MONGODB_URL;
 
 describe.skipIf(!url)('MongoRateLimitStore (MONGODB_URL)', () => {
-  let client: MongoClient;
-  const databases: string[] = [];
-
-  beforeAll(async () => {
-    client = await MongoClient.connect(url ?? '', { ignoreUndefined: true });
-  });
-
-  afterAll(async () => {
-    await Promise.all(databases.map((db) => client.db(db).dropDatabase()));
-    await client.close();
-  });
-
-  const freshDb = () => {
-    const dbName = `auction_limits_test_${randomUUID().slice(0, 8)}`;
-    databases.push(dbName);
-    return dbName;
-  };
+  const mongo = mongoTestDatabases(url, 'auction_limits_test');
+  const { freshDb } = mongo;
 
   describeRateLimitStoreContract('MongoDB', () => {
     const dbName = freshDb();
     return Promise.resolve({
-      make: mongoRateLimitStores(client, dbName),
-      cleanup: () =>
-        client
-          .db(dbName)
-          .dropDatabase()
-          .then(() => undefined),
+      make: mongoRateLimitStores(mongo.client(), dbName),
+      cleanup: async () => {
+        await mongo.client().db(dbName).dropDatabase();
+      },
     });
   });
 
   it('counts across nodes: two stores with one prefix share the counters', async () => {
     const dbName = freshDb();
-    const one = new MongoRateLimitStore(client, dbName, 'login:');
-    const two = new MongoRateLimitStore(client, dbName, 'login:');
+    const one = new MongoRateLimitStore(mongo.client(), dbName, 'login:');
+    const two = new MongoRateLimitStore(mongo.client(), dbName, 'login:');
     for (const node of [one, two]) await node.init({ windowMs: 600_000, limit: 1_000 } as Options);
     const results = await Promise.all(
       Array.from({ length: 30 }, (_, i) => (i % 2 ? one : two).increment('alice')),
@@ -57,7 +39,7 @@ describe.skipIf(!url)('MongoRateLimitStore (MONGODB_URL)', () => {
 
   it('a limit holds across app nodes behind express-rate-limit', async () => {
     const dbName = freshDb();
-    const stores = mongoRateLimitStores(client, dbName);
+    const stores = mongoRateLimitStores(mongo.client(), dbName);
     const servers = [1, 2].map(() => {
       const app = express();
       app.use(
@@ -87,7 +69,7 @@ describe.skipIf(!url)('MongoRateLimitStore (MONGODB_URL)', () => {
 
   it('keeps at most limit + 1 hits per key and window, however many requests come', async () => {
     const dbName = freshDb();
-    const store = new MongoRateLimitStore(client, dbName, 'bids:');
+    const store = new MongoRateLimitStore(mongo.client(), dbName, 'bids:');
     await store.init({ windowMs: 600_000, limit: 3 } as Options);
     const totals = [];
     for (let i = 0; i < 12; i++) totals.push((await store.increment('flood')).totalHits);
@@ -97,19 +79,19 @@ describe.skipIf(!url)('MongoRateLimitStore (MONGODB_URL)', () => {
       Array.from({ length: 20 }, () => store.increment('flood')),
     );
     expect(concurrent.every((r) => r.totalHits > 3)).toBe(true);
-    expect(await client.db(dbName).collection('rate_limits').countDocuments()).toBe(4);
+    expect(await mongo.client().db(dbName).collection('rate_limits').countDocuments()).toBe(4);
   });
 
   it('deletes ended windows (TTL index where the server has one, else a sweep)', async () => {
     const dbName = freshDb();
-    const store = new MongoRateLimitStore(client, dbName, 'login:', { sweepEveryMs: 0 });
+    const store = new MongoRateLimitStore(mongo.client(), dbName, 'login:', { sweepEveryMs: 0 });
     await store.init({ windowMs: 200, limit: 100 } as Options);
     const { resetTime } = await store.increment('alice');
     await new Promise((resolve) =>
       setTimeout(resolve, (resetTime?.getTime() ?? 0) - Date.now() + 20),
     );
     await store.increment('bob');
-    const hits = client.db(dbName).collection('rate_limits');
+    const hits = mongo.client().db(dbName).collection('rate_limits');
     const deadline = Date.now() + 5_000;
     while ((await hits.countDocuments({ k: 'login:alice' })) > 0) {
       if (Date.now() > deadline) throw new Error('the ended window was not deleted');

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { SessionData } from 'express-session';
-import { MongoClient } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { mongoTestDatabases } from '../testing/mongo-test-databases';
 import { MongoSessionStore } from './mongo-session-store';
 import { describeSessionStoreContract } from './session-store.contract';
 
@@ -27,46 +26,18 @@ const sessionData = (expiresAt: number, user?: string): SessionData => ({
 });
 
 describe.skipIf(!url)('MongoSessionStore (MONGODB_URL)', () => {
-  let client: MongoClient;
-  const databases: string[] = [];
+  const mongo = mongoTestDatabases(url, 'auction_sessions_test');
+  const { freshDb } = mongo;
 
-  beforeAll(async () => {
-    client = await MongoClient.connect(url ?? '', { ignoreUndefined: true });
-  });
-
-  afterAll(async () => {
-    await Promise.all(databases.map((db) => client.db(db).dropDatabase()));
-    await client.close();
-  });
-
-  const freshDb = () => {
-    const dbName = `auction_sessions_test_${randomUUID().slice(0, 8)}`;
-    databases.push(dbName);
-    return dbName;
-  };
-
-  describeSessionStoreContract('MongoDB', async () => {
-    const dbName = freshDb();
-    let store = await MongoSessionStore.create(client, dbName);
-    return {
-      store,
-      reopen: async () => {
-        await store.close();
-        store = await MongoSessionStore.create(client, dbName);
-        return store;
-      },
-      cleanup: async () => {
-        await store.close();
-        await client.db(dbName).dropDatabase();
-      },
-    };
-  });
+  describeSessionStoreContract('MongoDB', () =>
+    mongo.subject((client, dbName) => MongoSessionStore.create(client, dbName)),
+  );
 
   it('stores the data as a document, indexed by its user, and leaves the shared client open', async () => {
     const dbName = freshDb();
-    const store = await MongoSessionStore.create(client, dbName);
+    const store = await MongoSessionStore.create(mongo.client(), dbName);
     await set(store, 's1', sessionData(Date.now() + HOUR_MS, 'alice'));
-    const sessions = client.db(dbName).collection('sessions');
+    const sessions = mongo.client().db(dbName).collection('sessions');
     expect(await sessions.findOne({ _id: 's1' as never })).toMatchObject({
       session: { passport: { user: 'alice' } },
       expires: expect.any(Date),
@@ -80,7 +51,7 @@ describe.skipIf(!url)('MongoSessionStore (MONGODB_URL)', () => {
   });
 
   it('a touch writes the new expiry once the last write is a minute old', async () => {
-    const store = await MongoSessionStore.create(client, freshDb());
+    const store = await MongoSessionStore.create(mongo.client(), freshDb());
     const expiresAt = Date.now() + 1_000;
     await set(store, 's1', sessionData(expiresAt, 'alice'));
     const read = (await get(store, 's1')) as SessionData & { lastModified?: Date };
@@ -97,8 +68,8 @@ describe.skipIf(!url)('MongoSessionStore (MONGODB_URL)', () => {
   it('shares sessions between nodes: one ends what another started', async () => {
     const dbName = freshDb();
     const [a, b] = await Promise.all([
-      MongoSessionStore.create(client, dbName),
-      MongoSessionStore.create(client, dbName),
+      MongoSessionStore.create(mongo.client(), dbName),
+      MongoSessionStore.create(mongo.client(), dbName),
     ]);
     await set(a, 's1', sessionData(Date.now() + HOUR_MS, 'alice'));
     await set(b, 's2', sessionData(Date.now() + HOUR_MS, 'alice'));
@@ -109,10 +80,10 @@ describe.skipIf(!url)('MongoSessionStore (MONGODB_URL)', () => {
 
   it('deletes expired sessions (TTL index where the server has one, else a sweep on write)', async () => {
     const dbName = freshDb();
-    const store = await MongoSessionStore.create(client, dbName, { sweepEveryMs: 0 });
+    const store = await MongoSessionStore.create(mongo.client(), dbName, { sweepEveryMs: 0 });
     await set(store, 'old', sessionData(Date.now() - 1_000, 'alice'));
     await set(store, 'new', sessionData(Date.now() + HOUR_MS, 'alice'));
-    const sessions = client.db(dbName).collection('sessions');
+    const sessions = mongo.client().db(dbName).collection('sessions');
     const deadline = Date.now() + 5_000;
     while ((await sessions.countDocuments({ _id: 'old' as never })) > 0) {
       if (Date.now() > deadline) throw new Error('the expired session was not deleted');
