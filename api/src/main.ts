@@ -8,7 +8,13 @@ try {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 }
-const running = await startServer(config);
+let running;
+try {
+  running = await startServer(config);
+} catch (error) {
+  console.error(`Cannot start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
 console.log(`Auction marketplace listening on ${running.url} (data in ${config.DATA_DIR})`);
 
 const stop = (signal: string) => {

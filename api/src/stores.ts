@@ -106,10 +106,9 @@ const openEvents = async (config: StoreConfig): Promise<EventStore> => {
       timeoutMs: config.STORE_CONNECT_TIMEOUT_MS,
     });
   } catch (error) {
-    throw new Error(
-      `EVENTSTORE_CONNECTION_STRING: cannot use ${redact(connectionString)} (${(error as Error).message})`,
-      { cause: error },
-    );
+    throw new Error(`EVENTSTORE_CONNECTION_STRING: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 };
 
