@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { auctionStream, type ErrorCode } from '@auction/contracts';
+import { type AuctionCommand, auctionStream, type ErrorCode } from '@auction/contracts';
 import { createCategory, seedFixedCategories } from '../category/categories';
 import { verifyChain } from '../chain/hash-chain';
 import type { CommandOutcome } from '../command-bus/command-bus';
-import { T0, createAuction, iso, placeBid } from '../test-support/commands';
+import { T0, closeAuction, createAuction, iso, placeBid } from '../test-support/commands';
 import { InstrumentedStore, gate } from '../test-support/instrumented-store';
 import { ManualClock } from '../test-support/manual-clock';
 import { tempSqliteStore } from '../test-support/stores';
@@ -13,6 +13,23 @@ const A = 'auction-1';
 const dollars = (n: number) => n * 100;
 const codeOf = (o: CommandOutcome): ErrorCode | 'ok' => (o.ok ? 'ok' : o.rejection.code);
 const flushes = () => new Promise((resolve) => setImmediate(resolve));
+const editBid = (
+  bidId: string,
+  bidder: string,
+  amount: number,
+  commandId: string,
+): AuctionCommand => ({
+  type: 'EditBid',
+  data: { auctionId: A, bidId, amount },
+  metadata: { commandId, correlationId: commandId, actorId: bidder, at: iso(T0 + 1500) },
+});
+const storedTypes = async (auctionId = A) =>
+  (await env.store.readStream(auctionStream(auctionId))).map((e) => e.type);
+/** How many events of the stream were written by this command. */
+const writtenBy = async (command: AuctionCommand) =>
+  (await env.store.readStream(auctionStream(command.data.auctionId))).filter(
+    (e) => (e.metadata as { commandId: string }).commandId === command.metadata.commandId,
+  ).length;
 
 let env: ReturnType<typeof tempSqliteStore>;
 let store: InstrumentedStore;
@@ -215,5 +232,233 @@ describe('registry', () => {
     await expect(bus.send(placeBid(A, 'bob', dollars(151)))).rejects.toMatchObject({
       code: 'UNAVAILABLE',
     });
+  });
+});
+
+describe('a redelivered command (same command id) has its effect once and gets its original outcome', () => {
+  it('sent again after it was answered: the same outcome, nothing appended', async () => {
+    const bid = placeBid(A, 'alice', dollars(150));
+    const first = await bus.send(bid);
+    expect(codeOf(first)).toBe('ok');
+    expect(codeOf(await bus.send(placeBid(A, 'bob', dollars(160))))).toBe('ok');
+    const again = await bus.send(bid);
+    expect(again).toStrictEqual(first);
+    expect(again.ok && again.currentBid).toBe(dollars(150));
+    expect(store.appends).toHaveLength(2);
+    expect(await writtenBy(bid)).toBe(1);
+    expect(await storedTypes()).toEqual(['AuctionCreated', 'BidPlaced', 'BidPlaced']);
+  });
+
+  it('sent twice at once (one batch): both get the same outcome, one event', async () => {
+    const bid = placeBid(A, 'alice', dollars(150));
+    const [first, second] = await Promise.all([bus.send(bid), bus.send(bid)]);
+    expect(codeOf(first)).toBe('ok');
+    expect(second).toStrictEqual(first);
+    expect(store.appends).toHaveLength(1);
+    expect(store.appends[0]?.events).toHaveLength(1);
+    expect(await writtenBy(bid)).toBe(1);
+  });
+
+  it('sent again while its append is in flight: waits for the same outcome', async () => {
+    const held = gate();
+    store.before = () => held.promise;
+    const bid = placeBid(A, 'alice', dollars(150));
+    const first = bus.send(bid);
+    await flushes();
+    expect(store.appends).toHaveLength(1);
+    const second = bus.send(bid);
+    const other = bus.send(placeBid(A, 'bob', dollars(160)));
+    await flushes();
+    held.open();
+    const [a, b, c] = await Promise.all([first, second, other]);
+    expect(codeOf(a)).toBe('ok');
+    expect(b).toBe(a);
+    expect(codeOf(c)).toBe('ok');
+    expect(store.appends).toHaveLength(2);
+    expect(store.appends[1]?.events).toHaveLength(1);
+    expect(await writtenBy(bid)).toBe(1);
+  });
+
+  it('after the registry dropped its actor, or on a fresh registry: the original outcome from the stream', async () => {
+    const clock = new ManualClock(T0);
+    const registry = new AuctionActorRegistry({ store, clock, idleMs: 60_000 });
+    const fresh = new AuctionActorRegistry({ store: env.open() });
+    try {
+      const bid = placeBid(A, 'alice', dollars(150));
+      const first = await registry.send(bid);
+      expect(codeOf(first)).toBe('ok');
+      expect(codeOf(await registry.send(placeBid(A, 'bob', dollars(170))))).toBe('ok');
+      clock.advance(120_000);
+      expect(registry.size).toBe(0);
+      const appends = store.appends.length;
+      expect(await registry.send(bid)).toStrictEqual(first);
+      expect(await fresh.send(bid)).toStrictEqual(first);
+      expect(store.appends).toHaveLength(appends);
+      expect(await writtenBy(bid)).toBe(1);
+    } finally {
+      await registry.close();
+      await fresh.close();
+    }
+  });
+
+  it('committed by another node, then sent to this stale actor: the original outcome, learned on the conflict', async () => {
+    const other = new AuctionActorRegistry({ store: env.open() });
+    try {
+      // This actor has read the stream up to the auction's creation; the other node writes on.
+      expect(codeOf(await other.send(placeBid(A, 'carol', dollars(120))))).toBe('ok');
+      const bid = placeBid(A, 'alice', dollars(150));
+      const first = await other.send(bid);
+      expect(codeOf(first)).toBe('ok');
+      expect(bus.snapshotOf(A)?.revision).toBe(0);
+      const again = await bus.send(bid);
+      expect(again).toStrictEqual(first);
+      expect(await writtenBy(bid)).toBe(1);
+      // Its one append was refused (the store holds these event ids elsewhere); the re-read taught it.
+      expect(store.appends).toHaveLength(1);
+      expect(bus.snapshotOf(A)?.revision).toBe(2);
+      expect(codeOf(await bus.send(placeBid(A, 'bob', dollars(150))))).toBe('BID_TOO_LOW');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('committed by another node, then refused by this stale actor: the refusal is checked against the head', async () => {
+    const other = new AuctionActorRegistry({ store: env.open() });
+    try {
+      const bid = placeBid(A, 'alice', dollars(150));
+      expect(codeOf(await other.send(bid))).toBe('ok');
+      const edit = editBid(bid.data.bidId, 'alice', dollars(200), 'edit-1');
+      const first = await other.send(edit);
+      expect(codeOf(first)).toBe('ok');
+      // Against this actor's state (no bid yet) the edit would be BID_NOT_FOUND.
+      const again = await bus.send(edit);
+      expect(again).toStrictEqual(first);
+      expect(again.ok && again.currentBid).toBe(dollars(200));
+      expect(await writtenBy(edit)).toBe(1);
+      expect(store.appends).toHaveLength(0);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a batch whose events another node already stored in place still has its refusals checked against the head', async () => {
+    const other = new AuctionActorRegistry({ store: env.open() });
+    try {
+      const first = placeBid(A, 'alice', dollars(150));
+      const second = placeBid(A, 'bob', dollars(160));
+      const edit = editBid(second.data.bidId, 'bob', dollars(200), 'edit-bob');
+      const there = [];
+      for (const command of [first, second, edit]) there.push(await other.send(command));
+      // This actor decides both against revision 0: `first` as the other node did, `edit` as
+      // BID_NOT_FOUND. The store finds `first`'s event in place and writes nothing.
+      const here = await Promise.all([bus.send(first), bus.send(edit)]);
+      expect(store.appends).toHaveLength(1);
+      expect(here).toStrictEqual([there[0], there[2]]);
+      expect(await storedTypes()).toEqual([
+        'AuctionCreated',
+        'BidPlaced',
+        'BidPlaced',
+        'BidEdited',
+      ]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('sent to two nodes at once: one commits it, the other answers the same outcome', async () => {
+    const other = new AuctionActorRegistry({ store: env.open() });
+    try {
+      expect(codeOf(await other.send(placeBid(A, 'carol', dollars(120))))).toBe('ok');
+      const bid = placeBid(A, 'alice', dollars(150));
+      const [here, there] = await Promise.all([bus.send(bid), other.send(bid)]);
+      expect(codeOf(here)).toBe('ok');
+      expect(here).toStrictEqual(there);
+      expect(await writtenBy(bid)).toBe(1);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('CreateAuction retried: the original outcome, not AUCTION_ALREADY_EXISTS', async () => {
+    const create = createAuction('auction-2');
+    const first = await bus.send(create);
+    expect(codeOf(first)).toBe('ok');
+    expect(await bus.send(create)).toStrictEqual(first);
+    const fresh = new AuctionActorRegistry({ store: env.open() });
+    try {
+      expect(await fresh.send(create)).toStrictEqual(first);
+    } finally {
+      await fresh.close();
+    }
+    expect(await storedTypes('auction-2')).toEqual(['AuctionCreated']);
+  });
+
+  it('a command of a failed append was not committed: its retry is decided and committed afresh', async () => {
+    const held = gate();
+    store.before = async () => {
+      if (store.appends.length === 1) {
+        await held.promise;
+        throw new Error('disk full');
+      }
+    };
+    const bid = placeBid(A, 'alice', dollars(150));
+    const first = bus.send(bid);
+    await flushes();
+    const duplicate = bus.send(bid);
+    held.open();
+    const failure = await first.catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'UNAVAILABLE' });
+    expect(await duplicate.catch((error: unknown) => error)).toBe(failure);
+    expect(await writtenBy(bid)).toBe(0);
+    const retried = await bus.send(bid);
+    expect(codeOf(retried)).toBe('ok');
+    expect(retried.ok && retried.revision).toBe(1);
+    expect(store.appends).toHaveLength(2);
+    expect(await writtenBy(bid)).toBe(1);
+    expect(await bus.send(bid)).toStrictEqual(retried);
+  });
+
+  it("learned from the stream, the position is that of the command's own last event", async () => {
+    const bid = placeBid(A, 'alice', dollars(150));
+    const [first, later] = await Promise.all([
+      bus.send(bid),
+      bus.send(placeBid(A, 'bob', dollars(160))),
+    ]);
+    expect(store.appends).toHaveLength(1);
+    // Both were answered with the position of their append's last event.
+    expect(first?.ok && first.position).toBe(later?.ok && later.position);
+    expect(await bus.send(bid)).toStrictEqual(first);
+    const fresh = new AuctionActorRegistry({ store: env.open() });
+    try {
+      const again = await fresh.send(bid);
+      const [stored] = (await env.store.readStream(auctionStream(A))).filter(
+        (e) => (e.metadata as { commandId: string }).commandId === bid.metadata.commandId,
+      );
+      expect(again).toStrictEqual({ ...first, position: stored?.position });
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('refusals and no-ops are not in the stream: a retry is decided again', async () => {
+    const bid = placeBid(A, 'alice', dollars(150));
+    const edit = editBid(bid.data.bidId, 'alice', dollars(200), 'edit-early');
+    expect(codeOf(await bus.send(edit))).toBe('BID_NOT_FOUND');
+    expect(codeOf(await bus.send(bid))).toBe('ok');
+    expect(codeOf(await bus.send(edit))).toBe('ok');
+    const close = closeAuction(A, T0 + 4_000_000);
+    const closed = await bus.send(close);
+    expect(closed.ok && closed.events.map((e) => e.type)).toEqual(['AuctionClosed']);
+    expect(await bus.send(close)).toStrictEqual(closed);
+    const secondClose = closeAuction(A, T0 + 4_000_001);
+    const noop = await bus.send(secondClose);
+    expect(noop).toMatchObject({ ok: true, events: [], revision: 3, position: undefined });
+    expect(await bus.send(secondClose)).toStrictEqual(noop);
+    expect(await storedTypes()).toEqual([
+      'AuctionCreated',
+      'BidPlaced',
+      'BidEdited',
+      'AuctionClosed',
+    ]);
   });
 });

@@ -11,11 +11,21 @@ import { genesisHash } from '../chain/hash-chain';
 import { sealEvents } from '../chain/seal';
 import type { CommandOutcome, CommittedEvent } from '../command-bus/command-bus';
 import {
+  DuplicateEventIdError,
   type EventStore,
   type NewEvent,
   type RecordedEvent,
   WrongExpectedRevisionError,
 } from '../event-store/event-store';
+import {
+  type CommittedCommand,
+  CommittedCommands,
+  type LearnedCommand,
+  committedCommand,
+  covers,
+  learnEvent,
+  replayedOutcome,
+} from './command-dedup';
 import type { AuctionState } from './decider-types';
 import { decide } from './decide';
 import { evolve } from './evolve';
@@ -28,10 +38,15 @@ export interface Snapshot {
   readonly headHash: string;
 }
 
-interface Pending {
-  readonly command: AuctionCommand;
+interface Waiter {
   readonly resolve: (outcome: CommandOutcome) => void;
   readonly reject: (error: unknown) => void;
+}
+
+interface Pending {
+  readonly command: AuctionCommand;
+  /** The first delivery's caller, then every duplicate that arrived while this one was pending. */
+  readonly waiters: Waiter[];
   conflicts: number;
   /** Set when decided: a refusal, or the sealed events and the speculative snapshot after them. */
   rejection: Rejection | undefined;
@@ -53,20 +68,27 @@ const unavailable = (cause: unknown): DomainError => {
   return error;
 };
 
-/** Reads the stream after `from` and folds it, validating every event read back. */
+/**
+ * Reads the stream after `from` and folds it, validating every event read back. `commands` are
+ * the commands the read shows, with their revision ranges and the state after each (see
+ * `command-dedup.ts`).
+ */
 export const catchUp = async (
   store: EventStore,
   streamId: string,
   from: Snapshot,
-): Promise<{ snapshot: Snapshot; read: RecordedEvent[] }> => {
+): Promise<{ snapshot: Snapshot; read: RecordedEvent[]; commands: LearnedCommand[] }> => {
   const read = await store.readStream(streamId, { fromRevision: from.revision + 1 });
   let { state, revision, headHash } = from;
+  const commands: LearnedCommand[] = [];
   for (const recorded of read) {
     state = evolve(state, AuctionEvent.parse({ type: recorded.type, data: recorded.data }));
     revision = recorded.revision;
-    headHash = EventMetadata.parse(recorded.metadata).hash;
+    const metadata = EventMetadata.parse(recorded.metadata);
+    headHash = metadata.hash;
+    learnEvent(commands, metadata.commandId, recorded, state);
   }
-  return { snapshot: { state, revision, headHash }, read };
+  return { snapshot: { state, revision, headHash }, read, commands };
 };
 
 export const emptySnapshot = (streamId: string): Snapshot => ({
@@ -80,6 +102,27 @@ export const emptySnapshot = (streamId: string): Snapshot => ({
  * state (committed + everything decided since); while one batch is being appended, the next
  * accumulates, and goes out as one append when the first commits (group commit). Callers are
  * answered only once their batch is committed.
+ *
+ * A redelivered command (same command id) has its effect once: if the id is committed in the
+ * stream, the caller gets the original outcome (re-read from the store, never decided again); if
+ * it is queued or being appended, the caller waits for the first delivery's outcome or failure.
+ * The actor learns the committed ids from its stream on load, on its own commits and on every
+ * re-read (another writer's commands included). See `command-dedup.ts` for what is kept and what
+ * is not deduplicated (refusals, no-ops).
+ *
+ * Another writer (another node, or an actor this process dropped) shows up as a conflict: an
+ * append at a wrong expected revision, or one whose event ids the store already holds elsewhere
+ * (the other writer committed some of these very commands). A conflict re-reads the stream,
+ * answers the commands found in it with their original outcomes and re-decides the rest.
+ * Refusals and no-ops write nothing, so no append confirms the state they were decided on: a
+ * batch of only those reads the stream's head before answering, and a moved head is a conflict
+ * (a stale actor must not refuse a command another node committed, nor refuse on a state the
+ * stream has left). A batch that also appends reads the head after its append when it holds any
+ * refusal or no-op, because an idempotent store answers an append whose events it already holds in
+ * place (the other node decided the same commands on the same state) with success, writing
+ * nothing: if the stream went on, its refusals and no-ops are re-decided (or answered from the
+ * stream). Such a refusal may still have been decided on a state the other node had just left
+ * when it arrived; it is never one of a command committed before it is answered.
  */
 export class AuctionActor {
   readonly streamId: string;
@@ -89,6 +132,12 @@ export class AuctionActor {
   private committed: Snapshot;
   private speculative: Snapshot;
   private next: Pending[] = [];
+  /** Every command decided and not yet answered, by command id (queued or in flight). */
+  private readonly pending = new Map<string, Pending>();
+  /** Commands committed in the stream, as far as this actor has read or written it. */
+  private readonly commands = new CommittedCommands();
+  /** Duplicates being answered from the store. */
+  private replays = 0;
   private inFlight = false;
   private flushScheduled = false;
   private idleWaiters: (() => void)[] = [];
@@ -99,11 +148,13 @@ export class AuctionActor {
     private readonly store: EventStore,
     readonly auctionId: string,
     snapshot: Snapshot,
+    learned: readonly LearnedCommand[],
     options: ActorOptions,
   ) {
     this.streamId = auctionStream(auctionId);
     this.committed = snapshot;
     this.speculative = snapshot;
+    this.commands.learn(learned);
     this.maxBatch = options.maxBatch ?? 2000;
     this.maxConflictRetries = options.maxConflictRetries ?? 10;
   }
@@ -114,8 +165,8 @@ export class AuctionActor {
     options: ActorOptions = {},
   ): Promise<AuctionActor> {
     const streamId = auctionStream(auctionId);
-    const { snapshot } = await catchUp(store, streamId, emptySnapshot(streamId));
-    return new AuctionActor(store, auctionId, snapshot, options);
+    const { snapshot, commands } = await catchUp(store, streamId, emptySnapshot(streamId));
+    return new AuctionActor(store, auctionId, snapshot, commands, options);
   }
 
   /** The committed snapshot (what the store holds as far as this actor knows). */
@@ -124,21 +175,29 @@ export class AuctionActor {
   }
 
   get idle(): boolean {
-    return !this.inFlight && !this.flushScheduled && this.next.length === 0;
+    return !this.inFlight && !this.flushScheduled && this.next.length === 0 && this.replays === 0;
   }
 
   send(command: AuctionCommand): Promise<CommandOutcome> {
+    const commandId = command.metadata.commandId;
+    const committed = this.commands.get(commandId);
+    if (committed) return this.replay(commandId, committed);
+    const original = this.pending.get(commandId);
     return new Promise<CommandOutcome>((resolve, reject) => {
+      if (original) {
+        original.waiters.push({ resolve, reject });
+        return;
+      }
       const pending: Pending = {
         command,
-        resolve,
-        reject,
+        waiters: [{ resolve, reject }],
         conflicts: 0,
         rejection: undefined,
         sealed: [],
         committed: [],
         after: undefined,
       };
+      this.pending.set(commandId, pending);
       this.decideInto(pending);
       this.next.push(pending);
       this.scheduleFlush();
@@ -149,6 +208,43 @@ export class AuctionActor {
   whenIdle(): Promise<void> {
     if (this.idle) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private answer(pending: Pending, outcome: CommandOutcome): void {
+    this.forget(pending);
+    for (const waiter of pending.waiters) waiter.resolve(outcome);
+  }
+
+  private fail(pending: Pending, error: unknown): void {
+    this.forget(pending);
+    for (const waiter of pending.waiters) waiter.reject(error);
+  }
+
+  /** No longer pending: a later delivery of its id is answered from the stream or decided anew. */
+  private forget(pending: Pending): void {
+    const commandId = pending.command.metadata.commandId;
+    if (this.pending.get(commandId) === pending) this.pending.delete(commandId);
+  }
+
+  private wakeIfIdle(): void {
+    if (this.idle) for (const wake of this.idleWaiters.splice(0)) wake();
+  }
+
+  /** The original outcome of a committed command, its events re-read from the store. */
+  private async replay(commandId: string, record: CommittedCommand): Promise<CommandOutcome> {
+    this.replays++;
+    try {
+      const read = await this.store.readStream(this.streamId, {
+        fromRevision: record.first,
+        toRevision: record.last,
+      });
+      return replayedOutcome(this.auctionId, commandId, record, read);
+    } catch (error) {
+      throw unavailable(error);
+    } finally {
+      this.replays--;
+      this.wakeIfIdle();
+    }
   }
 
   private decideInto(pending: Pending): void {
@@ -205,15 +301,46 @@ export class AuctionActor {
     for (const pending of batch) for (const event of pending.sealed) events.push(event);
     const expected = this.committed.revision < 0 ? 'no_stream' : this.committed.revision;
     try {
-      const result =
-        events.length > 0 ? await this.store.append(this.streamId, events, expected) : undefined;
-      this.commit(batch, result?.position);
+      if (events.length === 0) {
+        // Refusals and no-ops write nothing, so no append confirms the state they were decided
+        // on: the stream's head does (another writer may have committed, e.g. this very command).
+        const head = await this.store.streamRevision(this.streamId);
+        if ((head ?? -1) !== this.committed.revision)
+          throw new WrongExpectedRevisionError(this.streamId, expected, head ?? 'no_stream');
+        this.commit(batch, undefined);
+        return;
+      }
+      const result = await this.store.append(this.streamId, events, expected);
+      const last = this.committed.revision + events.length;
+      // An idempotent store answers an append whose event ids it already holds with where they
+      // are: elsewhere than expected means another writer stored these commands first.
+      if (result.nextRevision !== last)
+        throw new WrongExpectedRevisionError(this.streamId, expected, result.nextRevision);
+      const unconfirmed = batch.filter((pending) => pending.committed.length === 0);
+      if (unconfirmed.length > 0) {
+        // Where it found them in place it wrote nothing, and the stream may have gone on: then
+        // only the head says whether the refusals and no-ops were decided on the latest state.
+        const head = await this.store.streamRevision(this.streamId);
+        if ((head ?? -1) !== last) {
+          this.commit(
+            batch.filter((pending) => pending.committed.length > 0),
+            result.position,
+          );
+          await this.recover(
+            unconfirmed,
+            [],
+            new WrongExpectedRevisionError(this.streamId, last, head ?? 'no_stream'),
+          );
+          return;
+        }
+      }
+      this.commit(batch, result.position);
     } catch (error) {
       await this.recover(batch, events, error);
     } finally {
       this.inFlight = false;
       this.scheduleFlush();
-      if (this.idle) for (const wake of this.idleWaiters.splice(0)) wake();
+      this.wakeIfIdle();
     }
   }
 
@@ -222,11 +349,22 @@ export class AuctionActor {
     if (last?.after) this.committed = last.after;
     for (const pending of batch) {
       if (pending.rejection) {
-        pending.resolve({ ok: false, auctionId: this.auctionId, rejection: pending.rejection });
+        this.answer(pending, {
+          ok: false,
+          auctionId: this.auctionId,
+          rejection: pending.rejection,
+        });
         continue;
       }
       const after = pending.after as Snapshot;
-      pending.resolve({
+      const first = pending.committed[0];
+      if (first && position !== undefined) {
+        this.commands.remember(
+          pending.command.metadata.commandId,
+          committedCommand(first.revision, after.revision, position, after.state),
+        );
+      }
+      this.answer(pending, {
         ok: true,
         auctionId: this.auctionId,
         events: pending.committed,
@@ -239,40 +377,71 @@ export class AuctionActor {
     }
   }
 
+  /**
+   * Answers a pending command that the stream (as just re-read) shows committed, with its original
+   * outcome. Returns whether it did.
+   */
+  private answerIfCommitted(pending: Pending, read: readonly RecordedEvent[]): boolean {
+    const commandId = pending.command.metadata.commandId;
+    const record = this.commands.get(commandId);
+    if (!record) return false;
+    if (covers(read, record)) {
+      try {
+        this.answer(pending, replayedOutcome(this.auctionId, commandId, record, read));
+      } catch (error) {
+        this.fail(pending, unavailable(error));
+      }
+    } else {
+      this.forget(pending);
+      this.replay(commandId, record).then(
+        (outcome) => this.answer(pending, outcome),
+        (error: unknown) => this.fail(pending, error),
+      );
+    }
+    return true;
+  }
+
   private async recover(batch: Pending[], events: NewEvent[], error: unknown): Promise<void> {
-    let reread: { snapshot: Snapshot; read: RecordedEvent[] };
+    let reread: Awaited<ReturnType<typeof catchUp>>;
     try {
       reread = await catchUp(this.store, this.streamId, this.committed);
     } catch (rereadError) {
       this.broken = true;
       for (const pending of [...batch, ...this.next.splice(0)])
-        pending.reject(unavailable(rereadError));
+        this.fail(pending, unavailable(rereadError));
       return;
     }
-    const { snapshot, read } = reread;
-    const first = events[0];
+    const { snapshot, read, commands } = reread;
+    // Another writer moved the stream (it may have stored some of these very commands).
+    const conflict =
+      error instanceof WrongExpectedRevisionError || error instanceof DuplicateEventIdError;
     const landed =
-      !(error instanceof WrongExpectedRevisionError) &&
-      first !== undefined &&
-      read[0]?.id === first.id &&
-      read.length >= events.length;
-    const retry: Pending[] = [];
-    if (landed) {
-      // The append reported failure but did commit (e.g. a lost reply): its callers succeeded.
-      this.commit(batch, read[events.length - 1]?.position);
-    } else if (error instanceof WrongExpectedRevisionError) {
-      retry.push(...batch);
-    } else {
-      for (const pending of batch) pending.reject(unavailable(error));
-    }
+      !conflict && events.length > 0 && events.every((event, i) => read[i]?.id === event.id);
+    // As after an append that found its events in place, refusals and no-ops stand only if the
+    // stream did not go on.
+    const stands = (pending: Pending) =>
+      landed && (pending.committed.length > 0 || read.length === events.length);
+    // The append reported failure but did commit (e.g. a lost reply): its callers succeeded.
+    if (landed) this.commit(batch.filter(stands), read[events.length - 1]?.position);
     this.committed = snapshot;
     this.speculative = snapshot;
-    retry.push(...this.next.splice(0));
+    // After `commit`, so that the outcome this actor answered is the one it remembers.
+    this.commands.learn(commands);
+    const retry: Pending[] = [];
+    for (const pending of batch) {
+      if (stands(pending) || this.answerIfCommitted(pending, read)) continue;
+      if (!conflict && !landed) {
+        this.fail(pending, unavailable(error));
+        continue;
+      }
+      pending.conflicts++;
+      retry.push(pending);
+    }
+    for (const pending of this.next.splice(0))
+      if (!this.answerIfCommitted(pending, read)) retry.push(pending);
     for (const pending of retry) {
-      if (error instanceof WrongExpectedRevisionError && batch.includes(pending))
-        pending.conflicts++;
       if (pending.conflicts > this.maxConflictRetries) {
-        pending.resolve({
+        this.answer(pending, {
           ok: false,
           auctionId: this.auctionId,
           rejection: rejection('CONCURRENCY_CONFLICT'),

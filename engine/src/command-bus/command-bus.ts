@@ -17,7 +17,13 @@ export type CommandOutcome =
       readonly events: readonly CommittedEvent[];
       /** Stream revision after the command (-1: the stream does not exist). */
       readonly revision: number;
-      /** Global position at or after this command's events (for read-your-writes); none for a no-op. */
+      /**
+       * Global position at or after this command's events (for read-your-writes); none for a no-op.
+       * It is the position of the last event of the append that carried the command; a redelivery
+       * answered by an actor that learned the command from the stream (after a reload, or written
+       * by another node) gets the position of the command's own last event instead, which is the
+       * same whenever the command ended its append.
+       */
       readonly position: number | undefined;
       /** Current bid in cents after the command. */
       readonly currentBid: number;
@@ -29,6 +35,13 @@ export type CommandOutcome =
 /**
  * The one way to change an auction. Domain refusals resolve as `ok: false`; infrastructure failures
  * (store down, shutdown) reject the promise with a `DomainError` of code `UNAVAILABLE`.
+ *
+ * The command id (`metadata.commandId`) is the command's idempotency key, so a transport that
+ * delivers at least once can redeliver freely: a command whose events are committed is answered
+ * with its original outcome (same events, revision and state after it; see `position`) and
+ * appends nothing, whichever node or actor committed it; one still being appended is answered with
+ * the first delivery's outcome or failure. What the stream does not hold is decided again: a
+ * refused command, a no-op (already idempotent), a command whose append failed.
  */
 export interface CommandBus {
   send(command: AuctionCommand): Promise<CommandOutcome>;

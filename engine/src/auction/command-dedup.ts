@@ -1,0 +1,166 @@
+import { AuctionEvent, EventMetadata } from '@auction/contracts';
+import type { CommandOutcome, CommittedEvent } from '../command-bus/command-bus';
+import type { RecordedEvent } from '../event-store/event-store';
+import type { AuctionState, AuctionStatus } from './decider-types';
+
+/**
+ * Exactly-once effect for redelivered commands (a retry with the same command id: through this
+ * process, another node, or after a handoff reloaded the actor from the store).
+ *
+ * The stream is the record: every event's metadata carries the `commandId` of the command that
+ * wrote it, and one command's events are sealed and appended together, so they are one contiguous
+ * run of revisions. Per command id that wrote events the actor keeps a `CommittedCommand`: the
+ * revision range of its events, the position its caller was answered with and the three fields of
+ * the state right after it. The events themselves are not kept: a duplicate re-reads that range,
+ * which the store never changes. So memory is one small record per command with events, under
+ * 200 bytes with a UUID id (measured: about 175; a 100k-command auction holds some 18 MB, the order
+ * of what its state keeps per bid), for as long as the actor is in memory (the registry drops idle
+ * actors); a reload rebuilds it from the stream. There is no window or cap on purpose: a bound
+ * would make exactly-once depend on how late a redelivery comes.
+ *
+ * Not in the stream, so not remembered once answered: commands decided to no events (idempotent
+ * no-ops such as a second `CloseAuction`: deciding them again changes nothing either, though the
+ * answer carries the revision of that moment) and refusals (a retried refused command is decided
+ * again, against the state of its arrival). A command of a failed append was not committed: its
+ * retry is decided afresh.
+ */
+export interface CommittedCommand {
+  /** Revision of the command's first event. */
+  readonly first: number;
+  /** Revision of its last event: the `revision` of its outcome. */
+  readonly last: number;
+  /**
+   * The outcome's global position. When this actor committed the command: what its caller got, the
+   * position of the last event of the whole append (batch). When learned from the stream (load,
+   * catch-up after a conflict): the position of the command's own last event, because the stream
+   * does not record where appends began and ended. Both are at or after the command's events, so
+   * both serve read-your-writes; they are equal whenever the command ended its batch.
+   */
+  readonly position: number;
+  readonly currentBid: number;
+  readonly leadingBidId: string | null;
+  readonly status: AuctionStatus;
+}
+
+/** A command found in a stretch of the stream, in stream order. */
+export interface LearnedCommand {
+  readonly commandId: string;
+  readonly record: CommittedCommand;
+}
+
+/** The record of a command whose events are at revisions `first..last`, with the state after them. */
+export const committedCommand = (
+  first: number,
+  last: number,
+  position: number,
+  state: AuctionState,
+): CommittedCommand => ({
+  first,
+  last,
+  position,
+  currentBid: state.currentBid,
+  leadingBidId: state.leadingBidId,
+  status: state.status,
+});
+
+/**
+ * Adds one event, read in stream order, with the state right after it, to `learned`: it extends
+ * the run of the previous event when both belong to one command, else starts a new run.
+ */
+export const learnEvent = (
+  learned: LearnedCommand[],
+  commandId: string,
+  event: Pick<RecordedEvent, 'revision' | 'position'>,
+  state: AuctionState,
+): void => {
+  const previous = learned[learned.length - 1];
+  if (previous?.commandId === commandId && previous.record.last === event.revision - 1) {
+    learned[learned.length - 1] = {
+      commandId,
+      record: committedCommand(previous.record.first, event.revision, event.position, state),
+    };
+    return;
+  }
+  learned.push({
+    commandId,
+    record: committedCommand(event.revision, event.revision, event.position, state),
+  });
+};
+
+/** The commands an actor knows to be committed in its stream, by command id. */
+export class CommittedCommands {
+  private readonly byId = new Map<string, CommittedCommand>();
+
+  get(commandId: string): CommittedCommand | undefined {
+    return this.byId.get(commandId);
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  /**
+   * Remembers a committed command. The first record of an id wins: what the actor answered
+   * itself is kept over what a later re-read tells, and should a stream hold one command id twice
+   * (written by something that does not deduplicate), its first run is the original.
+   */
+  remember(commandId: string, record: CommittedCommand): void {
+    if (!this.byId.has(commandId)) this.byId.set(commandId, record);
+  }
+
+  /** Remembers what a read of the stream showed, in stream order. */
+  learn(learned: readonly LearnedCommand[]): void {
+    for (const { commandId, record } of learned) this.remember(commandId, record);
+  }
+}
+
+/** A stored event as a command's outcome lists it, validated. */
+export const committedEventOf = (recorded: RecordedEvent): CommittedEvent => ({
+  ...AuctionEvent.parse({ type: recorded.type, data: recorded.data }),
+  id: recorded.id,
+  revision: recorded.revision,
+  metadata: EventMetadata.parse(recorded.metadata),
+});
+
+/**
+ * The original outcome of a committed command, from its record and the stored events of its
+ * revision range (`read` may hold more: only the range is taken). Throws when the stream does not
+ * hold the command there, which only a changed store can cause.
+ */
+export const replayedOutcome = (
+  auctionId: string,
+  commandId: string,
+  record: CommittedCommand,
+  read: readonly RecordedEvent[],
+): CommandOutcome => {
+  const start = read.findIndex((event) => event.revision === record.first);
+  const range = start < 0 ? [] : read.slice(start, start + record.last - record.first + 1);
+  const events = range.map(committedEventOf);
+  const intact =
+    events.length === record.last - record.first + 1 &&
+    events.every(
+      (event, index) =>
+        event.revision === record.first + index && event.metadata.commandId === commandId,
+    );
+  if (!intact) {
+    throw new Error(
+      `Command ${commandId} is not at revisions ${record.first}..${record.last} of auction ${auctionId}`,
+    );
+  }
+  return {
+    ok: true,
+    auctionId,
+    events,
+    revision: record.last,
+    position: record.position,
+    currentBid: record.currentBid,
+    leadingBidId: record.leadingBidId,
+    status: record.status,
+  };
+};
+
+/** Whether `read` (a contiguous stretch of the stream) holds the whole range of `record`. */
+export const covers = (read: readonly RecordedEvent[], record: CommittedCommand): boolean => {
+  const from = read[0]?.revision;
+  return from !== undefined && record.first >= from && record.last < from + read.length;
+};
