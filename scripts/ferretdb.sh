@@ -24,6 +24,8 @@ START_TIMEOUT_S=30
 
 say() { echo "ferretdb: $*" >&2; }
 fail() { say "$*"; exit 1; }
+# shellcheck source=scripts/lib/service.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/service.sh"
 accepts() { (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; }
 # The process in the pid file is alive and still FerretDB (a pid may be reused).
 running() { [[ -f "$PIDFILE" && "$(ps -o comm= -p "$(cat "$PIDFILE")" 2>/dev/null)" == ferretdb ]]; }
@@ -84,20 +86,7 @@ start() {
   echo "MONGODB_URL=mongodb://127.0.0.1:$PORT"
 }
 
-stop() {
-  if ! running; then
-    say "not running on port $PORT"
-  else
-    local pid
-    pid="$(cat "$PIDFILE")"
-    kill "$pid"
-    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -0 "$pid" 2>/dev/null && kill -9 "$pid"
-    say "stopped (pid $pid)"
-  fi
-  [[ -f "$TEMPFILE" ]] && rm -rf "$(cat "$TEMPFILE")"
-  rm -f "$PIDFILE" "$TEMPFILE"
-}
+stop() { stop_service 100; }
 
 case "${1:-}" in
   install) install && say "$BIN" ;;

@@ -31,6 +31,8 @@ TOOL=("${JAVA[@]}" -Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Dkafka.log
 
 say() { echo "kafka: $*" >&2; }
 fail() { say "$*"; exit 1; }
+# shellcheck source=scripts/lib/service.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/service.sh"
 accepts() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 # The process in the pid file is alive and still the broker started for this port (a pid may be reused).
 running() { [[ -f "$PIDFILE" ]] && ps -ww -o args= -p "$(cat "$PIDFILE")" 2>/dev/null | grep -q -- "-Dauction.kafka.port=$PORT "; }
@@ -124,20 +126,7 @@ EOF
   echo "KAFKA_BROKERS=127.0.0.1:$PORT"
 }
 
-stop() {
-  if ! running; then
-    say "not running on port $PORT"
-  else
-    local pid
-    pid="$(cat "$PIDFILE")"
-    kill "$pid"
-    for _ in $(seq 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -0 "$pid" 2>/dev/null && kill -9 "$pid"
-    say "stopped (pid $pid)"
-  fi
-  if [[ -f "$TEMPFILE" ]]; then rm -rf "$(cat "$TEMPFILE")"; fi
-  rm -f "$PIDFILE" "$TEMPFILE"
-}
+stop() { stop_service 300; }
 
 case "${1:-}" in
   install) install && say "$LIBS" ;;

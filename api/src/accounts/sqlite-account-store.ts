@@ -3,6 +3,7 @@ import { DomainError, type PublicUser, rejection } from '@auction/contracts';
 import { deletedUser } from '@auction/projections';
 import { type Account, type NewAccount, type Role, normaliseEmail, publicUser } from './account';
 import type { AccountStore } from './account-store';
+import { closeSqlite, pingSqlite, settle } from '../sqlite-store';
 
 interface Row {
   id: string;
@@ -29,7 +30,6 @@ const toAccount = (row: Row): Account => ({
 });
 
 /** Runs synchronous work as a promise: a throw becomes a rejection. */
-const settle = <T>(work: () => T): Promise<T> => new Promise<T>((resolve) => resolve(work()));
 
 /**
  * Accounts in `DATA_DIR/accounts.sqlite`. The e-mail is unique after trimming and case-folding,
@@ -161,15 +161,11 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   ping(): Promise<void> {
-    return settle(() => {
-      this.db.prepare('SELECT 1').get();
-    });
+    return pingSqlite(this.db);
   }
 
   close(): Promise<void> {
-    return settle(() => {
-      if (this.db.open) this.db.close();
-    });
+    return closeSqlite(this.db);
   }
 
   private read(by: 'byId' | 'byEmail' | 'byGoogleSubject', key: string): Account | undefined {

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import session from 'express-session';
+import { closeSqlite, pingSqlite, settle } from '../sqlite-store';
 
 type Callback = (error?: unknown) => void;
 
@@ -19,7 +20,6 @@ export interface UserSessionStore extends session.Store {
 }
 
 /** Runs synchronous work as a promise: a throw becomes a rejection. */
-const settle = <T>(work: () => T): Promise<T> => new Promise<T>((resolve) => resolve(work()));
 
 /** A rolling session's new expiry is written at most this often (it slides by a week). */
 const TOUCH_EVERY_MS = 60_000;
@@ -148,15 +148,11 @@ export class SqliteSessionStore extends session.Store implements UserSessionStor
   }
 
   ping(): Promise<void> {
-    return settle(() => {
-      this.db.prepare('SELECT 1').get();
-    });
+    return pingSqlite(this.db);
   }
 
   close(): Promise<void> {
-    return settle(() => {
-      if (this.db.open) this.db.close();
-    });
+    return closeSqlite(this.db);
   }
 
   private expiry(sess: session.SessionData): number {
