@@ -13,33 +13,48 @@ import {
   createCategory,
   seedFixedCategories,
 } from './category/categories';
-import type { CommandBus, CommandOutcome } from './command-bus/command-bus';
+import type { CommandOutcome } from './command-bus/command-bus';
+import type { CommandRouter } from './command-bus/command-router';
 import type { EventStore } from './event-store/event-store';
 
 /** What readers may do with the event log: everything but write to it. */
 export type EventLog = Omit<EventStore, 'append' | 'close'>;
 
-export type EngineOptions = RegistryOptions;
+export interface EngineOptions extends RegistryOptions {
+  /**
+   * Where auction commands go: by default an in-process registry of actors built from these
+   * options; in a cluster, the router that carries each to its auction's owner.
+   */
+  readonly router?: CommandRouter;
+}
 
 /**
  * The write side's one door: auction and bid commands, categories with their name reservations,
  * and account lifecycle events all reach the event store through here, and nowhere else.
  */
-export class Engine implements CommandBus {
+export class Engine implements CommandRouter {
   private readonly store: EventStore;
-  private readonly auctions: AuctionActorRegistry;
+  private readonly auctions: CommandRouter;
   private readonly writing = new Set<Promise<unknown>>();
   private readonly accountWrites = new Map<string, Promise<number>>();
   private closed = false;
 
   constructor(options: EngineOptions) {
     this.store = options.store;
-    this.auctions = new AuctionActorRegistry(options);
+    this.auctions = options.router ?? new AuctionActorRegistry(options);
   }
 
-  /** Auction and bid commands, ordered by one actor per auction. */
+  /** Auction and bid commands, ordered by one actor per auction (on its owner's node). */
   send(command: AuctionCommand): Promise<CommandOutcome> {
     return this.auctions.send(command);
+  }
+
+  owns(auctionId: string): boolean {
+    return this.auctions.owns(auctionId);
+  }
+
+  onOwnershipChange(listener: () => void): () => void {
+    return this.auctions.onOwnershipChange(listener);
   }
 
   /** Creates a category whose trimmed, case-folded name no other category has. */

@@ -1,5 +1,13 @@
 export * from './auction/index';
 export type { CommandBus, CommandOutcome, CommittedEvent } from './command-bus/command-bus';
+export type { CommandRouter } from './command-bus/command-router';
+export {
+  KafkaCluster,
+  type KafkaClusterOptions,
+  type BroadcastMessage,
+  type ClusterStatus,
+} from './cluster/kafka-cluster';
+export { partitionOf } from './cluster/partitioner';
 export { type Clock, systemClock } from './clock';
 export { canonicalJson, eventHash, verifyChain, type ChainVerdict } from './chain/hash-chain';
 export { Engine, type EngineOptions, type EventLog } from './engine';

@@ -1,6 +1,7 @@
 import { type AuctionCommand, DomainError, categoryStream, rejection } from '@auction/contracts';
 import { type Clock, systemClock } from '../clock';
-import type { CommandBus, CommandOutcome } from '../command-bus/command-bus';
+import type { CommandOutcome } from '../command-bus/command-bus';
+import type { CommandRouter } from '../command-bus/command-router';
 import type { EventStore } from '../event-store/event-store';
 import { type ActorOptions, AuctionActor, type Snapshot } from './actor';
 
@@ -14,11 +15,13 @@ export interface RegistryOptions extends ActorOptions {
 }
 
 /**
- * The in-process command bus: one actor per auction, created on demand by loading its stream,
+ * The in-process command router: one actor per auction, created on demand by loading its stream,
  * dropped when idle. Commands for one auction are therefore ordered by exactly one actor per
- * process; a second process on the same store shows up as expected-revision conflicts.
+ * process; a second process on the same store shows up as expected-revision conflicts. It owns
+ * every auction; in a cluster it runs the actors of the auctions the node owns (see
+ * `cluster/kafka-cluster.ts`).
  */
-export class AuctionActorRegistry implements CommandBus {
+export class AuctionActorRegistry implements CommandRouter {
   private readonly actors = new Map<string, AuctionActor>();
   private readonly loading = new Map<string, Promise<AuctionActor>>();
   private readonly clock: Clock;
@@ -46,6 +49,27 @@ export class AuctionActorRegistry implements CommandBus {
     const actor = cached && !cached.broken ? cached : await this.load(auctionId);
     actor.lastUsed = this.clock.now();
     return actor.send(command);
+  }
+
+  /** Every auction's actor runs here. */
+  owns(): boolean {
+    return true;
+  }
+
+  /** What one process owns never changes. */
+  onOwnershipChange(): () => void {
+    return () => undefined;
+  }
+
+  /**
+   * Drops the actors of the auctions `which` selects once their commands in flight are committed
+   * (a handoff: another node owns them now and loads them from the store); returns how many.
+   */
+  async drop(which: (auctionId: string) => boolean): Promise<number> {
+    const leaving = [...this.actors].filter(([id]) => which(id));
+    await Promise.all(leaving.map(([, actor]) => actor.whenIdle()));
+    for (const [id, actor] of leaving) if (this.actors.get(id) === actor) this.actors.delete(id);
+    return leaving.length;
   }
 
   /** The committed snapshot of the auction's actor, if it is in memory (diagnostics and tests). */
@@ -83,6 +107,7 @@ export class AuctionActorRegistry implements CommandBus {
     if (!loading) {
       loading = AuctionActor.load(this.options.store, auctionId, this.options)
         .then((actor) => {
+          actor.lastUsed = this.clock.now();
           this.actors.set(auctionId, actor);
           return actor;
         })

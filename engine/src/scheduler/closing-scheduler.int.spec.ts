@@ -6,7 +6,7 @@ import type { CommandBus } from '../command-bus/command-bus';
 import { T0, createAuction, iso, placeBid } from '../test-support/commands';
 import { ManualClock } from '../test-support/manual-clock';
 import { tempSqliteStore } from '../test-support/stores';
-import { ClosingScheduler } from './closing-scheduler';
+import { ClosingScheduler, type ClosingSchedulerOptions } from './closing-scheduler';
 
 const HOUR = 3_600_000;
 let env: ReturnType<typeof tempSqliteStore>;
@@ -18,8 +18,17 @@ const lastEvent = async (auctionId: string) =>
   (await env.store.readStream(auctionStream(auctionId))).at(-1);
 const closedEvents = async (auctionId: string) =>
   (await env.store.readStream(auctionStream(auctionId))).filter((e) => e.type === 'AuctionClosed');
-const startScheduler = async (over: CommandBus = bus) => {
-  const scheduler = new ClosingScheduler({ store: env.store, bus: over, clock, retryMs: 5000 });
+const startScheduler = async (
+  over: CommandBus = bus,
+  ownership?: ClosingSchedulerOptions['ownership'],
+) => {
+  const scheduler = new ClosingScheduler({
+    store: env.store,
+    bus: over,
+    clock,
+    retryMs: 5000,
+    ...(ownership ? { ownership } : {}),
+  });
   schedulers.push(scheduler);
   await scheduler.start();
   return scheduler;
@@ -113,6 +122,28 @@ describe('closing scheduler', () => {
     } finally {
       await otherBus.close();
     }
+  });
+
+  it('closes only the auctions this node owns, and closes the overdue ones it takes over', async () => {
+    for (const id of ['mine', 'theirs']) await bus.send(createAuction(id, { endsAt: T0 + HOUR }));
+    const owned = new Set(['mine']);
+    const listeners = new Set<() => void>();
+    await startScheduler(bus, {
+      owns: (id) => owned.has(id),
+      onOwnershipChange: (listener) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    });
+    clock.advance(HOUR);
+    await vi.waitFor(async () => expect(await closedEvents('mine')).toHaveLength(1));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await closedEvents('theirs')).toHaveLength(0);
+    // The other node died; its partition, with the overdue auction, moves here.
+    owned.add('theirs');
+    for (const listener of listeners) listener();
+    await vi.waitFor(async () => expect(await closedEvents('theirs')).toHaveLength(1));
+    expect(schedulersPending()).toEqual([]);
   });
 
   it('retries a close the store could not take', async () => {

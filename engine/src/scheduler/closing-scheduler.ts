@@ -2,11 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { AuctionEvent, SYSTEM_ACTOR, toIsoTime } from '@auction/contracts';
 import { type Clock, systemClock } from '../clock';
 import type { CommandBus } from '../command-bus/command-bus';
+import type { CommandRouter } from '../command-bus/command-router';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store';
 
 export interface ClosingSchedulerOptions {
   readonly store: EventStore;
   readonly bus: CommandBus;
+  /**
+   * Which auctions are this node's to close (in a cluster, those on the partitions it owns); all
+   * by default. When what it owns changes, the auctions it took over that are overdue close at once.
+   */
+  readonly ownership?: Pick<CommandRouter, 'owns' | 'onOwnershipChange'>;
   readonly clock?: Clock;
   /** Wait before retrying a close that failed for lack of the store. */
   readonly retryMs?: number;
@@ -20,7 +26,8 @@ const MAX_DELAY_MS = 2_147_483_647;
 /**
  * Closes every auction at its end time by sending CloseAuction through the command bus (closing is
  * idempotent, so a duplicate is harmless). It follows the store's lifecycle events only, and on
- * start closes every auction whose end passed while the process was down.
+ * start closes every auction whose end passed while the process was down. In a cluster every node
+ * follows every auction, and closes those it owns.
  */
 export class ClosingScheduler {
   private readonly open = new Map<string, number>();
@@ -28,6 +35,7 @@ export class ClosingScheduler {
   private readonly clock: Clock;
   private readonly retryMs: number;
   private subscription: Subscription | undefined;
+  private stopListening: (() => void) | undefined;
   private timer: unknown;
   private timerAt = Infinity;
   private stopped = false;
@@ -46,6 +54,7 @@ export class ClosingScheduler {
       onError: (error) => this.options.onError?.(error, '*'),
     });
     await this.subscription.caughtUp;
+    this.stopListening = this.options.ownership?.onOwnershipChange(() => void this.closeDue());
     await this.closeDue();
   }
 
@@ -56,6 +65,7 @@ export class ClosingScheduler {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopListening?.();
     this.clock.clearTimeout(this.timer);
     await this.subscription?.close();
     await Promise.allSettled([...this.inFlight]);
@@ -64,7 +74,9 @@ export class ClosingScheduler {
   /** Closes every auction whose end time has come; resolves when those closes are settled. */
   async closeDue(): Promise<void> {
     const now = this.clock.now();
-    const due = [...this.open].filter(([id, endsAt]) => endsAt <= now && !this.closing.has(id));
+    const due = [...this.open].filter(
+      ([id, endsAt]) => endsAt <= now && !this.closing.has(id) && this.owns(id),
+    );
     await Promise.allSettled(due.map(([id]) => this.track(this.close(id))));
     this.arm();
   }
@@ -132,7 +144,7 @@ export class ClosingScheduler {
     if (this.stopped) return;
     let earliest = Infinity;
     for (const [id, endsAt] of this.open)
-      if (endsAt < earliest && !this.closing.has(id)) earliest = endsAt;
+      if (endsAt < earliest && !this.closing.has(id) && this.owns(id)) earliest = endsAt;
     if (earliest === this.timerAt) return;
     this.clock.clearTimeout(this.timer);
     this.timerAt = earliest;
@@ -142,6 +154,10 @@ export class ClosingScheduler {
       this.timerAt = Infinity;
       void this.closeDue();
     }, delay);
+  }
+
+  private owns(auctionId: string): boolean {
+    return this.options.ownership?.owns(auctionId) ?? true;
   }
 
   private track(work: Promise<void>): Promise<void> {
