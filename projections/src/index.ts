@@ -21,6 +21,7 @@ export {
   ProjectionRunner,
   applyBatch,
   type EventSource,
+  type LeaseOptions,
   type ProjectionStatus,
   type RunnerOptions,
 } from './runner/projection-runner';

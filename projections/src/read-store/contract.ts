@@ -679,6 +679,108 @@ export function describeReadStoreContract(
       });
     });
 
+    describe('leases', () => {
+      const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+      /** Far beyond any test's run: a lease taken with it stays valid throughout. */
+      const long = 60_000;
+      /** Short enough to wait out; `expire` sleeps past it. */
+      const short = 30;
+      const expire = () => sleep(short + 20);
+      const holders = (n: number) => Array.from({ length: n }, (_, i) => `holder-${i}`);
+
+      it('goes to the first holder and is refused to another while valid', async () => {
+        const lease = named('lease');
+
+        expect(await store.acquireLease(lease, 'a', long)).toBe(true);
+        expect(await store.acquireLease(lease, 'b', long)).toBe(false);
+        expect(await store.acquireLease(lease, 'b', long)).toBe(false);
+      });
+
+      it('is renewed by its holder, which moves its expiry', async () => {
+        const lease = named('lease');
+        await store.acquireLease(lease, 'a', short);
+
+        expect(await store.acquireLease(lease, 'a', long)).toBe(true);
+        await expire();
+
+        expect(await store.acquireLease(lease, 'b', long)).toBe(false);
+        expect(await store.acquireLease(lease, 'a', long)).toBe(true);
+      });
+
+      it('goes to another holder once it has expired', async () => {
+        const lease = named('lease');
+        await store.acquireLease(lease, 'a', short);
+        await expire();
+
+        expect(await store.acquireLease(lease, 'b', long)).toBe(true);
+        expect(await store.acquireLease(lease, 'a', long)).toBe(false);
+      });
+
+      it('is free at once when its holder releases it, and not when another does', async () => {
+        const lease = named('lease');
+        await store.acquireLease(lease, 'a', long);
+
+        await store.releaseLease(lease, 'b');
+        await store.releaseLease(named('unknown'), 'a');
+        expect(await store.acquireLease(lease, 'b', long)).toBe(false);
+        expect(await store.acquireLease(lease, 'a', long)).toBe(true);
+
+        await store.releaseLease(lease, 'a');
+        expect(await store.acquireLease(lease, 'b', long)).toBe(true);
+        expect(await store.acquireLease(lease, 'a', long)).toBe(false);
+      });
+
+      it('keeps leases of different names apart', async () => {
+        const first = named('lease');
+        const second = `${first}_2`;
+
+        expect(await store.acquireLease(first, 'a', long)).toBe(true);
+        expect(await store.acquireLease(second, 'b', long)).toBe(true);
+        await store.releaseLease(second, 'b');
+        expect(await store.acquireLease(first, 'b', long)).toBe(false);
+      });
+
+      it('goes to exactly one of many holders asking at once', async () => {
+        const lease = named('lease');
+
+        const taken = await Promise.all(holders(10).map((h) => store.acquireLease(lease, h, long)));
+
+        expect(taken.filter(Boolean)).toHaveLength(1);
+        const winner = holders(10)[taken.indexOf(true)]!;
+        expect(await store.acquireLease(lease, winner, long)).toBe(true);
+      });
+
+      it('goes to exactly one of many holders taking it over at once after it expired', async () => {
+        for (let round = 0; round < 3; round++) {
+          const lease = named(`lease${round}`);
+          await store.acquireLease(lease, 'old', short);
+          await expire();
+
+          const taken = await Promise.all(
+            [...holders(10), 'old'].map((h) => store.acquireLease(lease, h, long)),
+          );
+
+          expect(taken.filter(Boolean)).toHaveLength(1);
+        }
+      });
+
+      it('lives apart from collections and checkpoints: a reset keeps it', async () => {
+        const items = await declare('items', []);
+        const projection = named('p');
+        await store.commit(projection, [put(items, doc('a', 1))], 1);
+        expect(await store.acquireLease(projection, 'a', long)).toBe(true);
+
+        await store.reset(projection, [items]);
+
+        expect(await store.acquireLease(projection, 'b', long)).toBe(false);
+        for (const reserved of ['checkpoints', 'leases']) {
+          await expect(store.ensureCollections([{ name: reserved, indexes: [] }])).rejects.toThrow(
+            /reserved/,
+          );
+        }
+      });
+    });
+
     describe('reset', () => {
       it('refuses an undeclared collection before it changes anything', async () => {
         const items = await declare('items', ['title']);

@@ -126,6 +126,28 @@ describe.skipIf(!url)('MongoReadStore on MONGODB_URL', () => {
       ).toBe(false);
     });
 
+    it('commits a large batch without a transaction a few statements per command', async () => {
+      // FerretDB stops answering once one command holds a hundred statements (see the store).
+      const store = MongoReadStore.fromClient(client, dbName, { transactions: 'never' });
+      await store.ensureCollections([{ name: 'items', indexes: [] }]);
+      const docs = Array.from({ length: 300 }, (_, i) => ({ _id: `d${i}`, _position: 1, i }));
+      await store.commit(
+        'p',
+        [
+          ...docs.map((doc) => ({ kind: 'put' as const, collection: 'items', doc })),
+          ...docs
+            .slice(0, 40)
+            .map((doc) => ({ kind: 'delete' as const, collection: 'items', id: doc._id })),
+        ],
+        1,
+      );
+      expect(await store.count('items')).toBe(260);
+      const statements = commands
+        .filter(({ commandName }) => commandName === 'update' || commandName === 'delete')
+        .map(({ command }) => ((command.updates ?? command.deletes) as unknown[]).length);
+      expect(Math.max(...statements)).toBeLessThanOrEqual(8);
+    });
+
     it('forgets the checkpoint before it deletes a document in a reset', async () => {
       const store = MongoReadStore.fromClient(client, dbName);
       await store.ensureCollections([

@@ -15,14 +15,15 @@ import type {
   WriteError,
 } from 'mongodb';
 import { caseVariants } from './query-semantics';
-import type {
-  CollectionSpec,
-  Condition,
-  Doc,
-  FindOptions,
-  ReadStore,
-  Where,
-  Write,
+import {
+  reservedCollectionNames,
+  type CollectionSpec,
+  type Condition,
+  type Doc,
+  type FindOptions,
+  type ReadStore,
+  type Where,
+  type Write,
 } from './read-store';
 
 export interface MongoReadStoreOptions {
@@ -49,6 +50,18 @@ interface Checkpoint {
   position: number;
 }
 
+/**
+ * One term of a lease: who took it and until when (milliseconds since the epoch). The highest term
+ * of a name is the lease's state; a release writes a term without a holder.
+ */
+interface LeaseTerm {
+  _id: string;
+  name: string;
+  term: number;
+  holder: string | null;
+  expiresAt: number;
+}
+
 /** What a batch leaves to do for one document: delete it first, then maybe put one. */
 interface Plan {
   deleteFirst: boolean;
@@ -57,6 +70,7 @@ interface Plan {
 
 const DEFAULT_TIMEOUT_MS = 5000;
 const CHECKPOINTS = 'rm_checkpoints';
+const LEASES = 'rm_leases';
 const DUPLICATE_KEY = 11000;
 const NAMESPACE_EXISTS = 48;
 const COMMAND_NOT_FOUND = 59;
@@ -64,6 +78,14 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const checkName = (name: string): string => {
   if (!NAME.test(name)) throw new Error(`Invalid collection or field name: ${name}`);
   return name;
+};
+const checkCollectionName = (name: string): string => {
+  if (reservedCollectionNames.includes(name)) {
+    throw new Error(
+      `Collection name ${name} is reserved for the store's own collection rm_${name}`,
+    );
+  }
+  return checkName(name);
 };
 
 /** Hides the credentials of a connection string in messages. */
@@ -174,6 +196,21 @@ const detectTransactions = async (client: MongoClient, db: Db): Promise<boolean>
 };
 
 /**
+ * Statements per write command outside a transaction. FerretDB keeps every statement's SQLite
+ * cursor open until its command ends and has 100 SQLite connections per database in all: one
+ * command of a hundred statements, or a few of them at once, leave none for anything else, and
+ * the database stops answering. A standalone MongoDB only pays a few more round trips.
+ */
+const STATEMENTS_PER_COMMAND = 8;
+
+const chunks = <T>(items: readonly T[]): T[][] => {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += STATEMENTS_PER_COMMAND)
+    out.push(items.slice(i, i + STATEMENTS_PER_COMMAND));
+  return out;
+};
+
+/**
  * The distributed read store: one MongoDB collection per read-store collection (`rm_<name>`),
  * documents stored as they are, an index per declared field, checkpoints in `rm_checkpoints`.
  *
@@ -184,6 +221,8 @@ const detectTransactions = async (client: MongoClient, db: Db): Promise<boolean>
  *
  * `contains` and the order of strings follow `query-semantics.ts`, not the server's collation:
  * case variants spelled out in the pattern, and strings in the simple (binary) collation.
+ *
+ * Leases are logs of terms in `rm_leases`, claimed by inserts alone (see `acquireLease`).
  */
 export class MongoReadStore implements ReadStore {
   private readonly specs = new Map<string, CollectionSpec>();
@@ -269,7 +308,7 @@ export class MongoReadStore implements ReadStore {
 
   async ensureCollections(specs: readonly CollectionSpec[]): Promise<void> {
     for (const spec of specs) {
-      const name = `rm_${checkName(spec.name)}`;
+      const name = `rm_${checkCollectionName(spec.name)}`;
       await createIfMissing(this.db, name);
       const collection = this.db.collection(name);
       for (const field of spec.indexes) await collection.createIndex({ [checkName(field)]: 1 });
@@ -348,6 +387,30 @@ export class MongoReadStore implements ReadStore {
     await this.collection(collection).deleteOne({ _id: id });
   }
 
+  /**
+   * A lease is a log of terms, `{ _id: "<name>#<term>" }`, its highest term the current one. Taking
+   * or renewing it inserts the term after the one read, so of all the callers that read the same
+   * term, the unique `_id` lets exactly one in. A filtered update would not do: FerretDB reads,
+   * filters, then writes by `_id`, so several callers finding one expired lease would all take it.
+   * The terms before a written one are deleted; a caller who read before such a deletion may insert
+   * a deleted term again, which is never the highest, so the answer comes from reading it back.
+   */
+  async acquireLease(name: string, holder: string, ttlMs: number): Promise<boolean> {
+    const now = Date.now();
+    const current = await this.currentTerm(name);
+    if (current && current.holder !== holder && current.expiresAt > now) return false;
+    await this.appendTerm(name, (current?.term ?? 0) + 1, holder, now + ttlMs);
+    const after = await this.currentTerm(name);
+    return after?.holder === holder && after.expiresAt > now;
+  }
+
+  /** Writes a term without a holder after the holder's own, unless another term came first. */
+  async releaseLease(name: string, holder: string): Promise<void> {
+    const current = await this.currentTerm(name);
+    if (current?.holder !== holder) return;
+    await this.appendTerm(name, current.term + 1, null, 0);
+  }
+
   /** Closes the client if `connect` made it; a client given to `fromClient` stays open. */
   async close(): Promise<void> {
     this.closed = true;
@@ -420,8 +483,8 @@ export class MongoReadStore implements ReadStore {
       const deletes = [...byId]
         .filter(([, plan]) => plan.deleteFirst)
         .map(([_id]): AnyBulkWriteOperation<StoredDoc> => ({ deleteOne: { filter: { _id } } }));
-      if (deletes.length > 0) {
-        await this.collection(collection).bulkWrite(deletes, { ordered: false });
+      for (const chunk of chunks(deletes)) {
+        await this.collection(collection).bulkWrite(chunk, { ordered: false });
       }
       await this.putAll(
         collection,
@@ -437,6 +500,10 @@ export class MongoReadStore implements ReadStore {
    * put is tried once more.
    */
   private async putAll(collection: string, docs: readonly Doc[]): Promise<void> {
+    for (const chunk of chunks(docs)) await this.putChunk(collection, chunk);
+  }
+
+  private async putChunk(collection: string, docs: readonly Doc[]): Promise<void> {
     let pending = docs.map((doc) => ({ doc, refused: false }));
     while (pending.length > 0) {
       try {
@@ -480,6 +547,36 @@ export class MongoReadStore implements ReadStore {
   private collection(name: string): Collection<StoredDoc> {
     this.spec(name);
     return this.open().collection<StoredDoc>(`rm_${checkName(name)}`);
+  }
+
+  private async currentTerm(name: string): Promise<LeaseTerm | undefined> {
+    const leases = this.leases();
+    return (await leases.findOne({ name }, { sort: { term: -1 } })) ?? undefined;
+  }
+
+  /** Inserts a lease term unless another caller inserted it first, then drops the terms before it. */
+  private async appendTerm(
+    name: string,
+    term: number,
+    holder: string | null,
+    expiresAt: number,
+  ): Promise<void> {
+    const leases = this.leases();
+    try {
+      await leases.insertOne({ _id: `${name}#${term}`, name, term, holder, expiresAt });
+    } catch (error) {
+      if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) return;
+      throw error;
+    }
+    await leases.deleteMany({ name, term: { $lt: term } });
+  }
+
+  /**
+   * The leases' collection. It needs no index beyond `_id`: each name holds one or two terms, so a
+   * scan is as cheap as a look-up, and no node has to create an index while others write to it.
+   */
+  private leases(): Collection<LeaseTerm> {
+    return this.open().collection<LeaseTerm>(LEASES);
   }
 
   private get checkpoints(): Collection<Checkpoint> {

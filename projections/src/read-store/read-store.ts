@@ -63,8 +63,10 @@ export interface ReadStore {
    * backwards). A `put` never replaces a document whose `_position` is higher than its own, so a
    * replayed batch changes nothing. SQLite commits writes and checkpoint in one transaction, and
    * so does MongoDB where the server takes transactions (replica set, mongos). Elsewhere (a
-   * standalone MongoDB, FerretDB) a failed batch may have landed in part, with the checkpoint
-   * unmoved: the runner replays it from the checkpoint, which the guard makes harmless.
+   * standalone MongoDB, FerretDB) the writes land in the order given and a failed batch may have
+   * landed in part, with the checkpoint unmoved: the runner replays it from the checkpoint, which
+   * the guard makes harmless, given that a projection's own guard documents come last
+   * (`Projection.guards`).
    */
   commit(projection: string, writes: readonly Write[], position: number): Promise<void>;
   /** The last position a projection committed, or undefined before its first batch. */
@@ -80,5 +82,26 @@ export interface ReadStore {
   upsert(collection: string, doc: Doc): Promise<void>;
   /** Deletes a document outside any projection. */
   remove(collection: string, id: string): Promise<void>;
+  /**
+   * Takes the lease `name` for `holder` when nobody holds it or its holder let it expire, or renews
+   * it when `holder` already holds it; either way it then expires `ttlMs` after now. Resolves to
+   * whether `holder` holds it afterwards. Atomic: of any number of holders asking at once, at most
+   * one gets it. Nodes that share a store let several app processes agree on which of them runs a
+   * projection.
+   *
+   * Time is each caller's process clock (`Date.now()`), compared with the expiry another caller
+   * wrote: the nodes' clocks must agree within a small fraction of `ttlMs`, or a node may take a
+   * lease its holder still believes valid. Leases live apart from the collections and checkpoints,
+   * and `reset` leaves them alone.
+   */
+  acquireLease(name: string, holder: string, ttlMs: number): Promise<boolean>;
+  /** Frees the lease `name` at once if `holder` holds it; otherwise changes nothing. */
+  releaseLease(name: string, holder: string): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * Names that collections may not take: the stores keep their own tables under them (`rm_` plus the
+ * name), beside the collections' `rm_<collection>`.
+ */
+export const reservedCollectionNames: readonly string[] = ['checkpoints', 'leases'];

@@ -1,13 +1,14 @@
 import Database from 'better-sqlite3';
-import type {
-  CollectionSpec,
-  Condition,
-  Doc,
-  FindOptions,
-  IndexValue,
-  ReadStore,
-  Where,
-  Write,
+import {
+  reservedCollectionNames,
+  type CollectionSpec,
+  type Condition,
+  type Doc,
+  type FindOptions,
+  type IndexValue,
+  type ReadStore,
+  type Where,
+  type Write,
 } from './read-store';
 import { fold } from './query-semantics';
 
@@ -25,6 +26,12 @@ const checkName = (name: string): string => {
   if (!NAME.test(name)) throw new Error(`Invalid collection or field name: ${name}`);
   return name;
 };
+const checkCollectionName = (name: string): string => {
+  if (reservedCollectionNames.includes(name)) {
+    throw new Error(`Collection name ${name} is reserved for the store's own table rm_${name}`);
+  }
+  return checkName(name);
+};
 const table = (collection: string) => `"rm_${checkName(collection)}"`;
 const column = (field: string) => `"ix_${checkName(field)}"`;
 
@@ -40,6 +47,8 @@ const toParam = (value: IndexValue): string | number | null =>
 /**
  * The embedded read store: one table per collection with the document as JSON text and one
  * indexed column per declared field. A projection's batch and its checkpoint commit together.
+ * Leases are rows of `rm_leases`, taken by one guarded upsert: SQLite runs one writer at a time,
+ * across processes sharing the file too, so the guard and the write cannot interleave with another.
  */
 export class SqliteReadStore implements ReadStore {
   private readonly db: Database.Database;
@@ -60,12 +69,15 @@ export class SqliteReadStore implements ReadStore {
     this.db.exec(
       'CREATE TABLE IF NOT EXISTS rm_checkpoints (projection TEXT PRIMARY KEY, position INTEGER NOT NULL)',
     );
+    this.db.exec(
+      'CREATE TABLE IF NOT EXISTS rm_leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at INTEGER NOT NULL)',
+    );
   }
 
   ensureCollections(specs: readonly CollectionSpec[]): Promise<void> {
     return attempt(() => {
       for (const spec of specs) {
-        const t = table(spec.name);
+        const t = table(checkCollectionName(spec.name));
         this.db.exec(
           `CREATE TABLE IF NOT EXISTS ${t} (id TEXT PRIMARY KEY, position INTEGER NOT NULL, doc TEXT NOT NULL)`,
         );
@@ -181,6 +193,26 @@ export class SqliteReadStore implements ReadStore {
   remove(collection: string, id: string): Promise<void> {
     return attempt(() => {
       this.statement(`DELETE FROM ${this.table(collection)} WHERE id = ?`).run(id);
+    });
+  }
+
+  acquireLease(name: string, holder: string, ttlMs: number): Promise<boolean> {
+    return attempt(() => {
+      const now = Date.now();
+      // The update applies only when the row is the holder's own or has expired: a change of 0
+      // rows means another holder has it.
+      const { changes } = this.statement(
+        `INSERT INTO rm_leases (name, holder, expires_at) VALUES (?, ?, ?)
+         ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+         WHERE rm_leases.holder = excluded.holder OR rm_leases.expires_at <= ?`,
+      ).run(name, holder, now + ttlMs, now);
+      return changes === 1;
+    });
+  }
+
+  releaseLease(name: string, holder: string): Promise<void> {
+    return attempt(() => {
+      this.statement('DELETE FROM rm_leases WHERE name = ? AND holder = ?').run(name, holder);
     });
   }
 

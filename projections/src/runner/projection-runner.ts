@@ -15,13 +15,34 @@ export interface EventSource {
 
 export interface ProjectionStatus {
   readonly name: string;
-  /** Last global position applied (0 before any). */
+  /**
+   * `running`: this node applies it. `following`: another node does (it holds the projection's
+   * lease), and this one reads its checkpoint. Without a lease every projection is `running`.
+   */
+  readonly role: 'running' | 'following';
+  /** Last global position applied (0 before any); a followed projection's stored checkpoint. */
   readonly position: number;
   /** Events in the log after it. */
   readonly behind: number;
-  /** Milliseconds since its last batch committed, if any. */
+  /** Milliseconds since this node last committed a batch of it; undefined while following. */
   readonly sinceLastBatchMs: number | undefined;
   readonly error: string | undefined;
+}
+
+/**
+ * Runs each projection on one node of several that share a read store: the node holding the
+ * projection's lease (`ReadStore.acquireLease`, named after the projection) applies it, the others
+ * follow its checkpoint. The nodes' clocks must agree within a small fraction of `ttlMs`.
+ */
+export interface LeaseOptions {
+  /** This node, unique among the nodes (e.g. host, pid and a random suffix). */
+  readonly holder: string;
+  /** How long a lease lasts unless renewed: a stopped node's projections move after it. Default 10 s. */
+  readonly ttlMs?: number;
+  /** How often leases are renewed, and free ones taken. Default a third of `ttlMs`. */
+  readonly renewMs?: number;
+  /** How often `waitFor` reads a followed projection's checkpoint. Default 50 ms. */
+  readonly followPollMs?: number;
 }
 
 export interface RunnerOptions {
@@ -34,6 +55,13 @@ export interface RunnerOptions {
   readonly onError?: (error: unknown, projection: string) => void;
   /** Told of every batch a projection committed, with its writes (for pushing new documents out). */
   readonly onCommitted?: (projection: string, writes: readonly Write[]) => void;
+  /** Share the projections with other nodes; without it this runner applies every projection. */
+  readonly lease?: LeaseOptions;
+}
+
+interface Waiter {
+  readonly position: number;
+  readonly resolve: () => void;
 }
 
 interface Running {
@@ -42,9 +70,68 @@ interface Running {
   lastBatchAt: number | undefined;
   error: string | undefined;
   subscription: { readonly caughtUp: Promise<void>; close(): Promise<void> } | undefined;
+  /** The subscription a lost lease closed, until its batch in flight has finished. */
+  closing: Promise<void> | undefined;
   retry: NodeJS.Timeout | undefined;
-  waiters: { position: number; resolve: () => void }[];
+  waiters: Waiter[];
+  /** Whether this node applies it: always without a lease, else while it holds the lease. */
+  held: boolean;
+  /**
+   * Counts subscriptions (and lost leases): a batch or an error from a subscription that is no
+   * longer the current one is not acted on.
+   */
+  generation: number;
+  /** Fires when the lease runs out unless a renewal pushed it back. */
+  expiry: NodeJS.Timeout | undefined;
+  /** A lease round is in flight: the next tick leaves this projection to it. */
+  renewing: boolean;
+  /** Reads the checkpoint again for waiters on a followed projection. */
+  poll: NodeJS.Timeout | undefined;
 }
+
+type Lease = Required<LeaseOptions>;
+
+const DEFAULT_TTL_MS = 10_000;
+const DEFAULT_FOLLOW_POLL_MS = 50;
+
+const leaseDefaults = (options: LeaseOptions): Lease => {
+  const ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
+  return {
+    holder: options.holder,
+    ttlMs,
+    renewMs: options.renewMs ?? ttlMs / 3,
+    followPollMs: options.followPollMs ?? DEFAULT_FOLLOW_POLL_MS,
+  };
+};
+
+const messageOf = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
+
+/**
+ * The answer, or a failure once `ms` have passed without one: a store call that hangs must not
+ * keep a lease round in flight for ever. A late answer is ignored.
+ */
+const within = async <T>(answer: Promise<T>, ms: number, what: string): Promise<T> => {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+  });
+  answer.catch(() => undefined);
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+/** The writes with those to the guard collections last, each group in its own order. */
+const guardsLast = (writes: Write[], guards: readonly string[]): Write[] =>
+  guards.length === 0
+    ? writes
+    : [
+        ...writes.filter((write) => !guards.includes(write.collection)),
+        ...writes.filter((write) => guards.includes(write.collection)),
+      ];
 
 /** Applies a batch to one projection and commits it with the batch's last position. */
 export const applyBatch = async (
@@ -60,7 +147,7 @@ export const applyBatch = async (
     uow.begin(event.position);
     await projection.handle(event, uow);
   }
-  const writes = uow.writes();
+  const writes = guardsLast(uow.writes(), projection.guards ?? []);
   await store.commit(projection.name, writes, last.position);
   return writes;
 };
@@ -68,13 +155,23 @@ export const applyBatch = async (
 /**
  * Keeps every projection up to date: one catch-up subscription each, from its checkpoint; each
  * delivered batch is applied through a unit of work and committed with the new checkpoint.
+ *
+ * With `lease`, several nodes share the read store and each projection runs on the one node that
+ * holds its lease; the others follow it, reading its checkpoint, so `waitFor` and `status` work
+ * on every node. A timer renews held leases and takes free ones (a node that stopped released
+ * them; one that died lets them expire). A node that loses a lease, or cannot renew it within its
+ * ttl, closes that subscription at once: another node may already be applying it. A batch in flight
+ * at that moment may still commit, which the store's position guards make harmless.
  */
 export class ProjectionRunner {
   private readonly running = new Map<string, Running>();
   private readonly specs = new Map<string, CollectionSpec>();
+  private readonly lease: Lease | undefined;
+  private renewTimer: NodeJS.Timeout | undefined;
   private stopped = false;
 
   constructor(private readonly options: RunnerOptions) {
+    this.lease = options.lease && leaseDefaults(options.lease);
     for (const projection of options.projections) {
       for (const spec of projection.collections) this.specs.set(spec.name, spec);
       this.running.set(projection.name, {
@@ -83,25 +180,55 @@ export class ProjectionRunner {
         lastBatchAt: undefined,
         error: undefined,
         subscription: undefined,
+        closing: undefined,
         retry: undefined,
         waiters: [],
+        held: this.lease === undefined,
+        generation: 0,
+        expiry: undefined,
+        renewing: false,
+        poll: undefined,
       });
     }
   }
 
-  /** Subscribes every projection from its checkpoint; resolves once all have caught up. */
+  /**
+   * Subscribes every projection from its checkpoint (with a lease, those whose lease this node
+   * takes; it follows the others); resolves once those have caught up.
+   */
   async start(): Promise<void> {
     await this.options.store.ensureCollections([...this.specs.values()]);
-    await Promise.all([...this.running.values()].map((r) => this.subscribe(r)));
+    const lease = this.lease;
+    if (!lease) {
+      await Promise.all([...this.running.values()].map((r) => this.subscribe(r)));
+      return;
+    }
+    const taking = Promise.all(
+      [...this.running.values()].map((r) => this.leaseRound(r, lease, true)),
+    );
+    // Renewals run during the catch-up too, however long it takes.
+    this.renewTimer = setInterval(() => this.tick(lease), lease.renewMs);
+    this.renewTimer.unref();
+    await taking;
   }
 
+  /** Closes the subscriptions, then releases the leases this node holds (best effort). */
   async stop(): Promise<void> {
     this.stopped = true;
+    clearInterval(this.renewTimer);
     for (const r of this.running.values()) {
       clearTimeout(r.retry);
+      clearTimeout(r.expiry);
+      clearTimeout(r.poll);
+      r.poll = undefined;
       await r.subscription?.close();
       r.subscription = undefined;
     }
+    const lease = this.lease;
+    if (!lease) return;
+    // Every lease, not only the held ones: a round in flight may have just taken one (and a round
+    // that takes one after this releases it itself).
+    await Promise.all([...this.running.values()].map((r) => this.release(r, lease)));
   }
 
   /** Empties a projection and builds it again from position 0; resolves when it has caught up. */
@@ -109,9 +236,15 @@ export class ProjectionRunner {
     const r = this.running.get(name);
     if (!r)
       throw new Error(`Unknown projection ${name}; known: ${[...this.running.keys()].join(', ')}`);
+    if (!r.held) {
+      throw new Error(
+        `Projection ${name} runs on another node (this node does not hold its lease): rebuild it there`,
+      );
+    }
     clearTimeout(r.retry);
     await r.subscription?.close();
     r.subscription = undefined;
+    await this.confirmLease(r);
     await this.options.store.reset(
       name,
       r.projection.collections.map((c) => c.name),
@@ -123,18 +256,26 @@ export class ProjectionRunner {
   async status(): Promise<ProjectionStatus[]> {
     const head = (await this.options.source.headPosition()) ?? 0;
     const now = Date.now();
-    return [...this.running.values()].map((r) => ({
-      name: r.projection.name,
-      position: r.position,
-      behind: Math.max(0, head - r.position),
-      sinceLastBatchMs: r.lastBatchAt === undefined ? undefined : now - r.lastBatchAt,
-      error: r.error,
-    }));
+    return Promise.all(
+      [...this.running.values()].map(async (r): Promise<ProjectionStatus> => {
+        if (!r.held) await this.refreshFollowed(r);
+        return {
+          name: r.projection.name,
+          role: r.held ? 'running' : 'following',
+          position: r.position,
+          behind: Math.max(0, head - r.position),
+          sinceLastBatchMs:
+            !r.held || r.lastBatchAt === undefined ? undefined : now - r.lastBatchAt,
+          error: r.error,
+        };
+      }),
+    );
   }
 
   /**
    * Read-your-writes: resolves once the named projections (all by default) have applied every
-   * event up to `position`; rejects after `timeoutMs`.
+   * event up to `position`; rejects after `timeoutMs`. A projection another node runs is polled
+   * for its checkpoint meanwhile.
    */
   waitFor(position: number, names?: readonly string[], timeoutMs = 5000): Promise<void> {
     const targets = (names ?? [...this.running.keys()]).map((name) => {
@@ -146,63 +287,220 @@ export class ProjectionRunner {
     if (pending.length === 0) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       let left = pending.length;
-      const timer = setTimeout(
-        () =>
-          reject(
-            new Error(`Projections did not reach position ${position} within ${timeoutMs} ms`),
-          ),
-        timeoutMs,
-      );
+      const waiter: Waiter = {
+        position,
+        resolve: () => {
+          if (--left === 0) {
+            clearTimeout(timer);
+            resolve();
+          }
+        },
+      };
+      const timer = setTimeout(() => {
+        // Forgotten, so that nobody polls on behalf of a caller that gave up.
+        for (const r of pending) r.waiters = r.waiters.filter((w) => w !== waiter);
+        reject(new Error(`Projections did not reach position ${position} within ${timeoutMs} ms`));
+      }, timeoutMs);
       timer.unref();
       for (const r of pending) {
-        r.waiters.push({
-          position,
-          resolve: () => {
-            if (--left === 0) {
-              clearTimeout(timer);
-              resolve();
-            }
-          },
-        });
+        r.waiters.push(waiter);
+        this.pollFollowed(r);
       }
     });
   }
 
   private async subscribe(r: Running): Promise<void> {
-    if (this.stopped) return;
+    if (this.stopped || !r.held) return;
+    const generation = ++r.generation;
+    // A batch the last holder of the lease (maybe this node) has in flight lands first.
+    await r.closing;
     const checkpoint = await this.options.store.checkpoint(r.projection.name);
+    // The lease was lost, or another subscribe began, while the checkpoint was read.
+    if (generation !== r.generation || this.stopped) return;
     r.position = checkpoint ?? 0;
+    // Waiters from while another node ran it may be satisfied already.
+    this.resolveWaiters(r);
     const subscription = this.options.source.subscribe({
       ...(checkpoint === undefined ? {} : { afterPosition: checkpoint }),
       batchSize: this.options.batchSize ?? 500,
-      onEvents: (events) => this.apply(r, events),
-      onError: (error) => this.failed(r, error),
+      onEvents: (events) => this.apply(r, generation, events),
+      onError: (error) => this.failed(r, generation, error),
     });
     r.subscription = subscription;
     await subscription.caughtUp.catch(() => undefined);
   }
 
-  private async apply(r: Running, events: readonly ProjectedEvent[]): Promise<void> {
+  private async apply(
+    r: Running,
+    generation: number,
+    events: readonly ProjectedEvent[],
+  ): Promise<void> {
     const last = events[events.length - 1];
-    if (!last) return;
+    // A batch of a subscription being closed (its lease lost): the next holder applies it.
+    if (!last || generation !== r.generation) return;
     const writes = await applyBatch(this.options.store, this.specs, r.projection, events);
     r.position = last.position;
     this.options.onCommitted?.(r.projection.name, writes);
     r.lastBatchAt = Date.now();
     r.error = undefined;
-    if (r.waiters.length > 0) {
-      const due = r.waiters.filter((w) => w.position <= r.position);
-      r.waiters = r.waiters.filter((w) => w.position > r.position);
-      for (const w of due) w.resolve();
-    }
+    this.resolveWaiters(r);
   }
 
-  private failed(r: Running, error: unknown): void {
-    r.error = error instanceof Error ? error.message : String(error);
-    r.subscription = undefined;
+  private failed(r: Running, generation: number, error: unknown): void {
+    r.error = messageOf(error);
     this.options.onError?.(error, r.projection.name);
-    if (this.stopped) return;
-    r.retry = setTimeout(() => void this.subscribe(r), this.options.retryMs ?? 1000);
+    if (generation !== r.generation) return;
+    r.subscription = undefined;
+    if (this.stopped || !r.held) return;
+    r.retry = setTimeout(() => this.resubscribe(r), this.options.retryMs ?? 1000);
     r.retry.unref();
+  }
+
+  /** Subscribes again after a failure; a failure to do so is retried the same way. */
+  private resubscribe(r: Running): void {
+    this.subscribe(r).catch((error: unknown) => this.failed(r, r.generation, error));
+  }
+
+  private resolveWaiters(r: Running): void {
+    if (r.waiters.length === 0) return;
+    const due = r.waiters.filter((w) => w.position <= r.position);
+    r.waiters = r.waiters.filter((w) => w.position > r.position);
+    for (const w of due) w.resolve();
+  }
+
+  /** Every `renewMs`: a lease round for each projection whose last round has finished. */
+  private tick(lease: Lease): void {
+    for (const r of this.running.values()) void this.leaseRound(r, lease, false);
+  }
+
+  /**
+   * Renews or takes the projection's lease and acts on the answer: a lease just taken starts the
+   * subscription from the checkpoint (awaited to catch up only at start, so that a long catch-up
+   * never delays renewals); a lease another node holds makes or keeps this node a follower. A
+   * failed round is reported and tried again at the next tick; the expiry timer stops the
+   * projection if no round succeeds within the ttl.
+   */
+  private async leaseRound(r: Running, lease: Lease, catchUp: boolean): Promise<void> {
+    if (r.renewing || this.stopped) return;
+    r.renewing = true;
+    const asked = Date.now();
+    let holds: boolean;
+    try {
+      holds = await within(
+        this.options.store.acquireLease(r.projection.name, lease.holder, lease.ttlMs),
+        lease.ttlMs,
+        `renewing the lease of projection ${r.projection.name}`,
+      );
+    } catch (error) {
+      this.options.onError?.(error, r.projection.name);
+      return;
+    } finally {
+      r.renewing = false;
+    }
+    if (this.stopped) {
+      if (holds) await this.release(r, lease);
+      return;
+    }
+    if (!holds) {
+      this.lose(r, `the lease of projection ${r.projection.name} is held by another node`);
+      await this.refreshFollowed(r).catch(() => undefined);
+      return;
+    }
+    // The store dated the lease after `asked`: it cannot expire before this timer fires.
+    this.expireAt(r, asked + lease.ttlMs);
+    if (!r.held) await this.take(r, catchUp);
+  }
+
+  private expireAt(r: Running, time: number): void {
+    clearTimeout(r.expiry);
+    r.expiry = setTimeout(
+      () => this.lose(r, `the lease of projection ${r.projection.name} was not renewed in time`),
+      Math.max(0, time - Date.now()),
+    );
+    r.expiry.unref();
+  }
+
+  /** Starts applying a projection whose lease this node has just taken. */
+  private async take(r: Running, catchUp: boolean): Promise<void> {
+    r.held = true;
+    clearTimeout(r.poll);
+    r.poll = undefined;
+    const subscribing = this.subscribe(r).catch((error: unknown) =>
+      this.failed(r, r.generation, error),
+    );
+    if (catchUp) await subscribing;
+  }
+
+  /** Stops applying a projection at once: its lease is lost or may be. Reported through onError. */
+  private lose(r: Running, reason: string): void {
+    if (!r.held) return;
+    r.held = false;
+    r.generation++;
+    clearTimeout(r.retry);
+    clearTimeout(r.expiry);
+    const subscription = r.subscription;
+    r.subscription = undefined;
+    this.options.onError?.(new Error(`${reason}; following it`), r.projection.name);
+    const closing = subscription
+      ?.close()
+      .catch((error: unknown) => this.options.onError?.(error, r.projection.name))
+      .finally(() => {
+        if (r.closing === closing) r.closing = undefined;
+      });
+    r.closing = closing;
+    this.pollFollowed(r);
+  }
+
+  /**
+   * Before a rebuild empties a projection: renews its lease, so that no other node applies it
+   * while it is emptied (for a ttl at least). Without a lease there is nothing to check.
+   */
+  private async confirmLease(r: Running): Promise<void> {
+    const lease = this.lease;
+    if (!lease) return;
+    const asked = Date.now();
+    const name = r.projection.name;
+    if (await this.options.store.acquireLease(name, lease.holder, lease.ttlMs)) {
+      this.expireAt(r, asked + lease.ttlMs);
+      return;
+    }
+    this.lose(r, `the lease of projection ${name} is held by another node`);
+    throw new Error(`Projection ${name} runs on another node: rebuild it there`);
+  }
+
+  private async release(r: Running, lease: Lease): Promise<void> {
+    r.held = false;
+    clearTimeout(r.expiry);
+    await this.options.store
+      .releaseLease(r.projection.name, lease.holder)
+      .catch((error: unknown) => this.options.onError?.(error, r.projection.name));
+  }
+
+  /** A followed projection's position is its stored checkpoint. */
+  private async refreshFollowed(r: Running): Promise<void> {
+    const checkpoint = await this.options.store.checkpoint(r.projection.name);
+    // Taken meanwhile: this node's own batches move its position now.
+    if (r.held) return;
+    r.position = checkpoint ?? 0;
+    this.resolveWaiters(r);
+  }
+
+  /** Reads a followed projection's checkpoint every `followPollMs` while someone waits on it. */
+  private pollFollowed(r: Running): void {
+    const lease = this.lease;
+    if (!lease || r.held || this.stopped || r.poll || r.waiters.length === 0) return;
+    const poll = setTimeout(() => {
+      // A failed read is tried again at the next poll; the waiters' own timeout ends the wait.
+      void this.refreshFollowed(r)
+        .catch(() => undefined)
+        .finally(() => {
+          // Unless taking the lease ended this poll (a later loss may have begun another).
+          if (r.poll !== poll) return;
+          r.poll = undefined;
+          this.pollFollowed(r);
+        });
+    }, lease.followPollMs);
+    r.poll = poll;
+    poll.unref();
   }
 }
