@@ -218,6 +218,8 @@ const apply = async (event: ProjectedEvent, auctionEvent: AuctionEvent, uow: Uni
 export const notificationsProjection: Projection = {
   name: 'notifications',
   collections: Object.values(notificationsCollections),
+  // The auction's document says which of its events were applied (see `apply`).
+  guards: [AUCTIONS],
   handle: async (event, uow) => {
     const auctionEvent = asAuctionEvent(event);
     if (auctionEvent) await apply(event, auctionEvent, uow);

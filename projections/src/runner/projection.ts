@@ -40,6 +40,14 @@ export interface Projection {
   readonly name: string;
   /** Every collection it writes; a rebuild empties them all. */
   readonly collections: readonly CollectionSpec[];
+  /**
+   * Collections whose documents tell `handle` that an event was already applied, when it derives
+   * other documents from the state before the event (and so must not apply it twice). A batch
+   * writes them last: a store that cannot commit a batch atomically (MongoDB without a replica
+   * set, FerretDB) and is cut off mid-commit then never holds such a document ahead of what was
+   * derived with it, and the replay from the checkpoint derives the missing documents again.
+   */
+  readonly guards?: readonly string[];
   /** Applies one event; must be deterministic (same events, same documents). */
   handle(event: ProjectedEvent, uow: UnitOfWork): Promise<void>;
 }
