@@ -12,7 +12,7 @@ import {
 import { type Request, type RequestHandler, Router } from 'express';
 import type { AppDeps } from '../../app-deps';
 import type { AppPassport } from '../auth/passport';
-import { commandMetadata, currentUser } from '../request-context';
+import { commandMetadata, currentUser, newId } from '../request-context';
 import { catalogReaches, sendCommand } from '../commands';
 import { respond } from '../respond';
 import { imageUpload } from '../uploads';
@@ -62,7 +62,7 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
     const user = currentUser(req);
     const input = parseInput(CreateAuctionBody, req.body ?? {});
     const image = req.file ? await deps.images.save(req.file.buffer) : null;
-    const auctionId = randomUUID();
+    const auctionId = newId(req, user.id, 'auction');
     await send(
       {
         type: 'CreateAuction',

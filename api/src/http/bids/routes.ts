@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   type BidView,
   DomainError,
@@ -13,7 +12,7 @@ import type { AppDeps } from '../../app-deps';
 import type { AppPassport } from '../auth/passport';
 import { limiter } from '../rate-limit';
 import { sendCommand } from '../commands';
-import { commandMetadata, currentUser } from '../request-context';
+import { commandMetadata, currentUser, newId } from '../request-context';
 import { respond } from '../respond';
 import { parseInput } from '../validate';
 import { BidParams, EditBidBody, PlaceBidBody } from './schemas';
@@ -57,11 +56,11 @@ export const bidRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
   router.post('/placeBid', async (req, res) => {
     const account = currentUser(req);
     const body = parseInput(PlaceBidBody, req.body ?? {});
-    const bidId = randomUUID();
+    const bidId = newId(req, account.id, `bid:${body.productId}`);
     const outcome = await sendCommand(deps, {
       type: 'PlaceBid',
       data: { auctionId: body.productId, bidId, amount: dollarsToCents(body.bidAmount) },
-      metadata: commandMetadata(req, deps, account.id),
+      metadata: commandMetadata(req, deps, account.id, body.productId),
     });
     const placed = outcome.events.find((event) => event.type === 'BidPlaced');
     if (!placed) throw new Error(`PlaceBid ${bidId} was accepted without a BidPlaced event`);

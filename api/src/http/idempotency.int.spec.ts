@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type TestUser,
+  createAuctionOverHttp,
+  fetchAuction,
+  signUpAndLogIn,
+} from '../testing/fixtures';
+import { type TestServer, startTestServer } from '../testing/test-server';
+
+let server: TestServer;
+let seller: TestUser;
+let alice: TestUser;
+let bob: TestUser;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  [seller, alice, bob] = await Promise.all([
+    signUpAndLogIn(server),
+    signUpAndLogIn(server),
+    signUpAndLogIn(server),
+  ]);
+});
+afterAll(() => server.cleanup());
+
+const bid = (user: TestUser, productId: string, bidAmount: number, key?: string) =>
+  user.client.post(
+    '/api/v1/bid/placeBid',
+    { json: { productId, bidAmount } },
+    key === undefined ? {} : { 'idempotency-key': key },
+  );
+
+const create = (key: string, title: string) =>
+  seller.client.post(
+    '/api/v1/auction/createAuction',
+    {
+      json: {
+        title,
+        description: 'Brass, 1890s',
+        category: 'antiques',
+        startingPrice: 100,
+        auctionDate: new Date(Date.now() + 86_400_000).toISOString(),
+      },
+    },
+    { 'idempotency-key': key },
+  );
+
+describe('Idempotency-Key: a retried request has its effect once', () => {
+  it('a bid sent again with the same key gets the first answer, and stands once', async () => {
+    const auctionId = await createAuctionOverHttp(seller.client);
+    const first = await bid(alice, auctionId, 150, 'retry-1');
+    const again = await bid(alice, auctionId, 150, 'retry-1');
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    // Without the key the same request is a new bid, refused as too low.
+    expect((await bid(alice, auctionId, 150)).status).toBe(409);
+    expect((await fetchAuction(server, auctionId)).bids.map((b) => b._id)).toEqual([
+      first.body.newBid._id,
+    ]);
+  });
+
+  it('the same key on another auction, or from another user, is another request', async () => {
+    const [one, two] = [
+      await createAuctionOverHttp(seller.client),
+      await createAuctionOverHttp(seller.client),
+    ];
+    const onOne = await bid(alice, one, 150, 'shared');
+    const onTwo = await bid(alice, two, 150, 'shared');
+    const byBob = await bid(bob, one, 160, 'shared');
+    expect([onOne.status, onTwo.status, byBob.status]).toEqual([201, 201, 201]);
+    const ids = [onOne, onTwo, byBob].map((res) => String(res.body.newBid._id));
+    expect(new Set(ids).size).toBe(3);
+    expect((await fetchAuction(server, one)).bids).toHaveLength(2);
+    expect((await fetchAuction(server, two)).bids).toHaveLength(1);
+  });
+
+  it('an auction created again with the same key is the same auction, listed once', async () => {
+    const first = await create('create-1', 'Carriage clock');
+    const again = await create('create-1', 'Carriage clock');
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.body.auction._id).toBe(first.body.auction._id);
+    const mine = await seller.client.get('/api/v1/auction/getAuctions');
+    const titles = (mine.body.auctions as { _id: string }[]).filter(
+      (a) => a._id === first.body.auction._id,
+    );
+    expect(titles).toHaveLength(1);
+  });
+
+  it('a malformed key is refused and changes nothing', async () => {
+    const auctionId = await createAuctionOverHttp(seller.client);
+    const res = await bid(alice, auctionId, 150, 'not a key!');
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/Idempotency-Key must be/);
+    expect((await fetchAuction(server, auctionId)).bids).toEqual([]);
+  });
+});
