@@ -1,4 +1,4 @@
-import type { Clock, Engine, EventLog } from '@auction/engine';
+import type { ClusterStatus, Clock, Engine, EventLog } from '@auction/engine';
 import type { ProjectionRunner, ReadStore } from '@auction/projections';
 import type { AccountStore } from './accounts/account-store';
 import type { Config } from './config';
@@ -7,6 +7,10 @@ import type { UserSessionStore } from './http/session-store';
 import type { ImageStore } from './http/uploads';
 import type { RealtimeLink } from './realtime/realtime-link';
 import type { StoreName, StoreStatus } from './stores';
+
+export interface ClusterHealth extends ClusterStatus {
+  readonly reachable: boolean;
+}
 
 /** Everything the HTTP app needs, built once by `startServer` (and by tests, the same way). */
 export interface AppDeps {
@@ -28,6 +32,8 @@ export interface AppDeps {
   readonly rateLimits: RateLimitStores;
   /** Whether each store answers (`GET /health`). */
   readonly storeHealth: (timeoutMs?: number) => Promise<Record<StoreName, StoreStatus>>;
+  /** This node's place in the cluster and whether the broker answers; none on one process. */
+  readonly clusterHealth?: (() => Promise<ClusterHealth>) | undefined;
   readonly clock: Clock;
   /** Lets routes end sockets (logout, account deletion). */
   readonly realtime: RealtimeLink;

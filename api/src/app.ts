@@ -46,9 +46,15 @@ export const createApp = (deps: AppDeps, port: () => number) => {
   api.use(passport.session());
   api.use((req, res, next) => csrfGuard(allowedOrigins(deps, port()))(req, res, next));
   api.get('/health', async (_req, res) => {
-    const stores = await deps.storeHealth();
-    const ok = Object.values(stores).every((store) => store.reachable);
-    respond(res, ok ? 200 : 503, ok ? 'OK' : 'A store is unreachable', { stores });
+    const [stores, cluster] = await Promise.all([deps.storeHealth(), deps.clusterHealth?.()]);
+    const ok =
+      Object.values(stores).every((store) => store.reachable) && (cluster?.reachable ?? true);
+    const message = ok
+      ? 'OK'
+      : cluster?.reachable === false
+        ? 'Kafka is unreachable'
+        : 'A store is unreachable';
+    respond(res, ok ? 200 : 503, message, { stores, ...(cluster ? { cluster } : {}) });
   });
   api.get('/openapi.json', openApiRoute);
   api.use('/auth', authRoutes(deps, passport));

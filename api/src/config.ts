@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -18,77 +19,118 @@ const perWindow = (name: string, fallback: number) =>
   wholeNumber(name, 1, 1_000_000).default(fallback);
 
 /** Every setting the server and its command-line tools read, parsed once from the environment. */
-export const Config = z.object({
-  /** HTTP port (0 picks a free one). */
-  PORT: wholeNumber('PORT', 0, 65_535).default(3000),
-  /** Interface to listen on. */
-  HOST: z.string().min(1).default('0.0.0.0'),
-  /** Where the embedded stores, sessions and uploaded images live. */
-  DATA_DIR: z
-    .string()
-    .min(1, 'DATA_DIR must name a directory')
-    .default('./data')
-    .transform((dir) => resolve(dir)),
-  /** The built web app to serve beside the API (`npm run build` writes it); default web/dist. */
-  WEB_DIR: z
-    .string()
-    .min(1, 'WEB_DIR must name a directory')
-    .default(fileURLToPath(new URL('../../web/dist', import.meta.url)))
-    .transform((dir) => resolve(dir)),
-  /** The origin browsers use to reach the app (CSRF checks, OpenID redirect); default http://localhost:PORT. */
-  PUBLIC_ORIGIN: z
-    .url({
-      protocol: /^https?$/,
-      error: 'PUBLIC_ORIGIN must be an http(s) URL such as https://auctions.example.com',
-    })
-    .optional(),
-  /** Signs session cookies; when unset, a random secret is kept in DATA_DIR. */
-  SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
-  /** Trust X-Forwarded-* from one proxy in front (for client IPs and Secure cookies). */
-  TRUST_PROXY: flag('TRUST_PROXY').default(false),
-  /** Google (or any OpenID Connect) sign-in: enabled when client id and secret are both set. */
-  GOOGLE_ISSUER: z
-    .url({ error: 'GOOGLE_ISSUER must be the URL of an OpenID Connect issuer' })
-    .default('https://accounts.google.com'),
-  GOOGLE_CLIENT_ID: optionalText,
-  GOOGLE_CLIENT_SECRET: optionalText,
-  /** Login attempts per client address and e-mail per 15 minutes. */
-  RATE_LIMIT_LOGIN: perWindow('RATE_LIMIT_LOGIN', 10),
-  /** Signups per client address per hour. */
-  RATE_LIMIT_SIGNUP: perWindow('RATE_LIMIT_SIGNUP', 20),
-  /** Bid commands (place, edit, delete) per user per minute. */
-  RATE_LIMIT_BIDS: perWindow('RATE_LIMIT_BIDS', 600),
-  /** Puts the event log on EventStoreDB, e.g. `esdb://localhost:2113?tls=false`; unset: SQLite in DATA_DIR. */
-  EVENTSTORE_CONNECTION_STRING: optionalText.pipe(
-    z
+export const Config = z
+  .object({
+    /** HTTP port (0 picks a free one). */
+    PORT: wholeNumber('PORT', 0, 65_535).default(3000),
+    /** Interface to listen on. */
+    HOST: z.string().min(1).default('0.0.0.0'),
+    /** Where the embedded stores, sessions and uploaded images live. */
+    DATA_DIR: z
       .string()
-      .regex(/^(esdb|esdb\+discover|kurrentdb|kurrentdb\+discover):\/\/\S+$/, {
-        error: 'EVENTSTORE_CONNECTION_STRING must be a URL such as esdb://localhost:2113?tls=false',
+      .min(1, 'DATA_DIR must name a directory')
+      .default('./data')
+      .transform((dir) => resolve(dir)),
+    /** The built web app to serve beside the API (`npm run build` writes it); default web/dist. */
+    WEB_DIR: z
+      .string()
+      .min(1, 'WEB_DIR must name a directory')
+      .default(fileURLToPath(new URL('../../web/dist', import.meta.url)))
+      .transform((dir) => resolve(dir)),
+    /** The origin browsers use to reach the app (CSRF checks, OpenID redirect); default http://localhost:PORT. */
+    PUBLIC_ORIGIN: z
+      .url({
+        protocol: /^https?$/,
+        error: 'PUBLIC_ORIGIN must be an http(s) URL such as https://auctions.example.com',
       })
       .optional(),
-  ),
-  /**
-   * Puts read models, accounts, sessions, rate-limit counters and images (GridFS) on MongoDB, e.g.
-   * `mongodb://localhost:27017`; unset: SQLite and files in DATA_DIR.
-   */
-  MONGODB_URL: optionalText.pipe(
-    z
+    /** Signs session cookies; when unset, a random secret is kept in DATA_DIR. */
+    SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
+    /** Trust X-Forwarded-* from one proxy in front (for client IPs and Secure cookies). */
+    TRUST_PROXY: flag('TRUST_PROXY').default(false),
+    /** Google (or any OpenID Connect) sign-in: enabled when client id and secret are both set. */
+    GOOGLE_ISSUER: z
+      .url({ error: 'GOOGLE_ISSUER must be the URL of an OpenID Connect issuer' })
+      .default('https://accounts.google.com'),
+    GOOGLE_CLIENT_ID: optionalText,
+    GOOGLE_CLIENT_SECRET: optionalText,
+    /** Login attempts per client address and e-mail per 15 minutes. */
+    RATE_LIMIT_LOGIN: perWindow('RATE_LIMIT_LOGIN', 10),
+    /** Signups per client address per hour. */
+    RATE_LIMIT_SIGNUP: perWindow('RATE_LIMIT_SIGNUP', 20),
+    /** Bid commands (place, edit, delete) per user per minute. */
+    RATE_LIMIT_BIDS: perWindow('RATE_LIMIT_BIDS', 600),
+    /** Puts the event log on EventStoreDB, e.g. `esdb://localhost:2113?tls=false`; unset: SQLite in DATA_DIR. */
+    EVENTSTORE_CONNECTION_STRING: optionalText.pipe(
+      z
+        .string()
+        .regex(/^(esdb|esdb\+discover|kurrentdb|kurrentdb\+discover):\/\/\S+$/, {
+          error:
+            'EVENTSTORE_CONNECTION_STRING must be a URL such as esdb://localhost:2113?tls=false',
+        })
+        .optional(),
+    ),
+    /**
+     * Puts read models, accounts, sessions, rate-limit counters and images (GridFS) on MongoDB, e.g.
+     * `mongodb://localhost:27017`; unset: SQLite and files in DATA_DIR.
+     */
+    MONGODB_URL: optionalText.pipe(
+      z
+        .string()
+        .regex(/^mongodb(\+srv)?:\/\/\S+$/, {
+          error: 'MONGODB_URL must be a URL such as mongodb://localhost:27017',
+        })
+        .optional(),
+    ),
+    /** The MongoDB database the product keeps its collections in. */
+    MONGODB_DB: z
       .string()
-      .regex(/^mongodb(\+srv)?:\/\/\S+$/, {
-        error: 'MONGODB_URL must be a URL such as mongodb://localhost:27017',
+      .regex(/^[A-Za-z0-9_-]{1,63}$/, {
+        error: 'MONGODB_DB must be 1 to 63 letters, digits, - or _',
       })
-      .optional(),
-  ),
-  /** The MongoDB database the product keeps its collections in. */
-  MONGODB_DB: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,63}$/, {
-      error: 'MONGODB_DB must be 1 to 63 letters, digits, - or _',
-    })
-    .default('auction'),
-  /** How long start-up waits for a configured server before it gives up, in milliseconds. */
-  STORE_CONNECT_TIMEOUT_MS: wholeNumber('STORE_CONNECT_TIMEOUT_MS', 100, 120_000).default(5000),
-});
+      .default('auction'),
+    /** How long start-up waits for a configured server before it gives up, in milliseconds. */
+    STORE_CONNECT_TIMEOUT_MS: wholeNumber('STORE_CONNECT_TIMEOUT_MS', 100, 120_000).default(5000),
+    /**
+     * Runs this process as one node of a cluster: auction commands go through Kafka to the node that
+     * owns the auction, e.g. `kafka1:9092,kafka2:9092`. Needs MONGODB_URL (shared read models,
+     * accounts, sessions, rate limits, images) and an event store every node reaches.
+     */
+    KAFKA_BROKERS: optionalText.pipe(
+      z
+        .string()
+        .regex(/^[^\s,:]+:\d{1,5}(,[^\s,:]+:\d{1,5})*$/, {
+          error: 'KAFKA_BROKERS must list host:port pairs separated by commas, e.g. localhost:9092',
+        })
+        .transform((list) => list.split(','))
+        .optional(),
+    ),
+    /** Partitions of the commands topic: fixed for the topic's life (a new count remaps auctions). */
+    KAFKA_PARTITIONS: wholeNumber('KAFKA_PARTITIONS', 1, 10_000).default(12),
+    /** Prepended to the cluster's topic and group names (several clusters on one broker). */
+    KAFKA_TOPIC_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{0,100}$/, {
+        error: 'KAFKA_TOPIC_PREFIX may hold only letters, digits, ".", "_" and "-"',
+      })
+      .default(''),
+    /** How long a request waits for its command's outcome from the owning node, in milliseconds. */
+    KAFKA_REPLY_TIMEOUT_MS: wholeNumber('KAFKA_REPLY_TIMEOUT_MS', 100, 120_000).default(15_000),
+    /** A node silent for this long is taken for dead and its auctions move, in milliseconds. */
+    KAFKA_SESSION_TIMEOUT_MS: wholeNumber('KAFKA_SESSION_TIMEOUT_MS', 1000, 300_000).default(6000),
+    /** This node's name in the cluster, unique among the nodes; default: host name and process id. */
+    NODE_ID: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,100}$/, {
+        error: 'NODE_ID may hold only letters, digits, ".", "_" and "-"',
+      })
+      .default(() => `${hostname().replace(/[^A-Za-z0-9._-]/g, '-')}-${process.pid}`),
+  })
+  .refine((config) => !config.KAFKA_BROKERS || config.MONGODB_URL, {
+    path: ['KAFKA_BROKERS'],
+    error:
+      'KAFKA_BROKERS needs MONGODB_URL: the nodes of a cluster share read models, accounts, sessions, rate limits and images there',
+  });
 export type Config = z.infer<typeof Config>;
 
 /** Parses the environment; throws one error that lists every bad setting. */

@@ -1,8 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ClosingScheduler, type Clock, Engine, systemClock } from '@auction/engine';
+import {
+  AuctionActorRegistry,
+  ClosingScheduler,
+  type Clock,
+  Engine,
+  KafkaCluster,
+  systemClock,
+} from '@auction/engine';
 import { ProjectionRunner, allProjections, notificationCursors } from '@auction/projections';
-import type { AppDeps } from './app-deps';
+import type { AppDeps, ClusterHealth } from './app-deps';
 import { createApp } from './app';
 import { type Config, publicOrigin } from './config';
 import { RealtimeGateway } from './realtime/gateway';
@@ -32,21 +39,34 @@ export const startServer = async (
   const clock = options.clock ?? systemClock;
   const log = options.log ?? defaultLog;
   const stores = await openStores(config, clock);
-  const engine = new Engine({ store: stores.events, clock });
+  const local = new AuctionActorRegistry({ store: stores.events, clock });
+  let cluster: KafkaCluster | undefined;
+  try {
+    cluster = await startCluster(config, local, log);
+  } catch (error) {
+    await local.close();
+    await stores.close();
+    throw error;
+  }
+  const engine = new Engine({ store: stores.events, clock, router: cluster ?? local });
   await engine.seedFixedCategories(new Date(clock.now()).toISOString());
   await notificationCursors(stores.read).init();
-  const realtime = new RealtimeLink();
+  const realtime = new RealtimeLink(cluster, log);
   const runner = new ProjectionRunner({
     source: stores.events,
     store: stores.read,
     projections: allProjections,
-    onError: (error, name) => log(`Projection ${name} failed; retrying`, error),
+    onError: (error, name) => log(`Projection ${name}:`, error),
     onCommitted: (name, writes) => realtime.projectionCommitted(name, writes),
+    // In a cluster each projection runs on one node at a time; the others follow its checkpoint.
+    // The process id keeps a restarted node from taking over its predecessor's batch in flight.
+    ...(cluster ? { lease: { holder: `${config.NODE_ID}:${process.pid}` } } : {}),
   });
   await runner.start();
   const scheduler = new ClosingScheduler({
     store: stores.events,
     bus: engine,
+    ownership: engine,
     clock,
     onError: (error, auctionId) => log(`Closing ${auctionId} failed; retrying`, error),
   });
@@ -68,6 +88,7 @@ export const startServer = async (
     images: stores.images,
     rateLimits: stores.rateLimits,
     storeHealth: (timeoutMs) => stores.health(timeoutMs),
+    clusterHealth: cluster && clusterHealth(cluster),
     clock,
     log,
     realtime,
@@ -99,4 +120,35 @@ export const startServer = async (
     })());
 
   return { url: `http://${host}:${port}`, port, server, deps, close };
+};
+
+/** With KAFKA_BROKERS, joins the cluster: `local` then runs the actors of the auctions owned here. */
+const startCluster = async (
+  config: Config,
+  local: AuctionActorRegistry,
+  log: (message: string, error?: unknown) => void,
+): Promise<KafkaCluster | undefined> => {
+  if (!config.KAFKA_BROKERS) return undefined;
+  return KafkaCluster.start({
+    brokers: config.KAFKA_BROKERS,
+    nodeId: config.NODE_ID,
+    local,
+    partitions: config.KAFKA_PARTITIONS,
+    topicPrefix: config.KAFKA_TOPIC_PREFIX,
+    replyTimeoutMs: config.KAFKA_REPLY_TIMEOUT_MS,
+    sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
+    connectTimeoutMs: config.STORE_CONNECT_TIMEOUT_MS,
+    log,
+  });
+};
+
+const clusterHealth = (cluster: KafkaCluster) => async (): Promise<ClusterHealth> => {
+  const reachable = await Promise.race([
+    cluster.ping().then(
+      () => true,
+      () => false,
+    ),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000).unref()),
+  ]);
+  return { ...cluster.status(), reachable };
 };

@@ -28,7 +28,8 @@ type StoreConfig = Pick<
   | 'MONGODB_URL'
   | 'MONGODB_DB'
   | 'STORE_CONNECT_TIMEOUT_MS'
->;
+> &
+  Partial<Pick<Config, 'KAFKA_BROKERS'>>;
 
 export type StoreName = 'events' | 'read' | 'accounts' | 'sessions' | 'images';
 
@@ -98,7 +99,12 @@ export const connectMongo = async (url: string, timeoutMs: number): Promise<Mong
 const openEvents = async (config: StoreConfig): Promise<EventStore> => {
   const connectionString = config.EVENTSTORE_CONNECTION_STRING;
   if (connectionString === undefined) {
-    return new SqliteEventStore({ filename: join(config.DATA_DIR, 'events.sqlite') });
+    const filename = join(config.DATA_DIR, 'events.sqlite');
+    // The nodes of a cluster on one machine share the file; a subscription learns of another
+    // process's appends only by polling, and a bid's read-your-writes waits on that (default 200).
+    return new SqliteEventStore(
+      config.KAFKA_BROKERS ? { filename, pollIntervalMs: 50 } : { filename },
+    );
   }
   try {
     return await EventStoreDbEventStore.connect({

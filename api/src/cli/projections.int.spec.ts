@@ -20,7 +20,13 @@ const cli = resolve(import.meta.dirname, 'projections.ts');
 const projections = (dataDir: string, ...args: string[]) =>
   run(process.execPath, ['--import', 'tsx', cli, ...args], {
     // The embedded stores this test writes, whatever the runner's environment names.
-    env: { ...process.env, MONGODB_URL: '', EVENTSTORE_CONNECTION_STRING: '', DATA_DIR: dataDir },
+    env: {
+      ...process.env,
+      MONGODB_URL: '',
+      EVENTSTORE_CONNECTION_STRING: '',
+      KAFKA_BROKERS: '',
+      DATA_DIR: dataDir,
+    },
   });
 const lines = (stdout: string) =>
   stdout

@@ -18,11 +18,16 @@ type Body = { json?: unknown; form?: FormData; raw?: string; contentType?: strin
 
 /** A browser-like client: keeps cookies, sends `Origin` on mutating requests. */
 export class TestClient {
-  private readonly cookies = new Map<string, string>();
   constructor(
     readonly base: string,
     private readonly origin: string | null = base,
+    private readonly cookies = new Map<string, string>(),
   ) {}
+
+  /** The same browser (the cookies are shared) talking to another node of a cluster. */
+  at(base: string): TestClient {
+    return new TestClient(base, base, this.cookies);
+  }
 
   async request(
     method: string,

@@ -4,12 +4,14 @@ import { MongoClient } from 'mongodb';
 /**
  * Which stores the whole-product tests run the server on: the embedded ones by default, or
  * MongoDB when `TEST_STORES=mongodb` (with `MONGODB_URL`), each server in a database of its own.
- * The returned settings always name both distributed stores, blank for "not used", so a setting
- * in the test runner's own environment never leaks into a server or a command-line child.
+ * The returned settings always name both distributed stores and the Kafka brokers, blank for "not
+ * used", so a setting in the test runner's own environment never leaks into a server or a
+ * command-line child (a cluster is what `cluster.spec.ts` builds on purpose).
  */
 export const testStoreEnv = (): Record<string, string> => {
   const choice = process.env.TEST_STORES ?? 'embedded';
-  if (choice === 'embedded') return { MONGODB_URL: '', EVENTSTORE_CONNECTION_STRING: '' };
+  if (choice === 'embedded')
+    return { MONGODB_URL: '', EVENTSTORE_CONNECTION_STRING: '', KAFKA_BROKERS: '' };
   const url = process.env.MONGODB_URL;
   if (choice !== 'mongodb' || url === undefined || url === '') {
     throw new Error('TEST_STORES must be embedded or mongodb, and mongodb needs MONGODB_URL');
@@ -18,6 +20,7 @@ export const testStoreEnv = (): Record<string, string> => {
     MONGODB_URL: url,
     MONGODB_DB: `auction_test_${randomUUID().slice(0, 12).replace(/-/g, '')}`,
     EVENTSTORE_CONNECTION_STRING: '',
+    KAFKA_BROKERS: '',
   };
 };
 
