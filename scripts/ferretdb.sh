@@ -4,7 +4,7 @@
 #
 #   scripts/ferretdb.sh install   build it once into the cache (needs Go; the module proxy)
 #   scripts/ferretdb.sh start     start it on 127.0.0.1:${FERRETDB_PORT:-27017}; the last line of
-#                                 stdout is MONGODB_URL=mongodb://127.0.0.1:<port>
+#                                 stdout is MONGODB_URL=mongodb://127.0.0.1:<port>/?maxPoolSize=10
 #   scripts/ferretdb.sh stop      stop the one started on that port
 #
 #   eval "$(scripts/ferretdb.sh start)" && MONGODB_URL="$MONGODB_URL" npx vitest run mongo
@@ -49,10 +49,16 @@ install() {
   mv "$BIN.partial" "$BIN"
 }
 
+# FerretDB keeps at most 100 SQLite connections per database; a write in a transaction holds two,
+# and each statement of a write command holds one until the command ends (the read store sends 8
+# at most). When they run out, the database stops answering until its clients disconnect. Clients
+# given this URL keep to 10 connections each, so three app nodes and a test stay well within it.
+url() { echo "MONGODB_URL=mongodb://127.0.0.1:$PORT/?maxPoolSize=10"; }
+
 start() {
   if running && accepts; then
     say "already running on port $PORT (pid $(cat "$PIDFILE"))"
-    echo "MONGODB_URL=mongodb://127.0.0.1:$PORT"
+    url
     return
   fi
   accepts && fail "port $PORT is taken by another process; set FERRETDB_PORT"
@@ -83,7 +89,7 @@ start() {
     waited=$((waited + 1))
   done
   say "started on port $PORT (pid $(cat "$PIDFILE"), data in $data)"
-  echo "MONGODB_URL=mongodb://127.0.0.1:$PORT"
+  url
 }
 
 stop() { stop_service 100; }

@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AuctionView, auctionStream } from '@auction/contracts';
@@ -17,35 +16,12 @@ import {
 } from '../testing/fixtures';
 import { TestClient } from '../testing/test-server';
 import { dropTestStores, testStoreEnv } from '../testing/test-stores';
+import { freePort, seeded, sleep } from './resilience-support';
 
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 3);
 const SEED = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const BIDDERS = 8;
 const LIMIT = '1000000';
-
-/** mulberry32: a small seeded generator, so a failing run's kill moments can be replayed. */
-const seeded = (seed: number) => {
-  let a = seed >>> 0;
-  return (): number => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Lot {
   readonly id: string;
