@@ -15,6 +15,9 @@ const benchmarks = [
   'projections/bench/projections.bench.ts',
   'api/bench/fanout.bench.ts',
   'api/bench/http.bench.ts',
+  // Starts its own Kafka and FerretDB (scripts/kafka.sh, scripts/ferretdb.sh) unless
+  // KAFKA_BROKERS and MONGODB_URL name them.
+  'api/bench/cluster.bench.ts',
 ];
 
 const run = (file: string): Promise<number> =>

@@ -15,13 +15,13 @@
  *   (--scenario hot|spread runs one; --profile DIR writes the server's CPU profile there)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { auctionStream } from '@auction/contracts';
 import { SqliteEventStore } from '@auction/engine';
 import { type ChildServer, startChildServer } from '../src/testing/child-server';
+import { Http, type Reply, percentile, pool, round } from './bench-support';
 
 const { values } = parseArgs({
   options: {
@@ -37,78 +37,6 @@ const seconds = Number(values.seconds ?? (values.quick ? 3 : 10));
 const bidderCount = Number(values.bidders ?? 200);
 const spreadAuctions = Number(values.auctions ?? 100);
 const warmupMs = values.quick ? 500 : 2000;
-
-const percentile = (sorted: readonly number[], p: number): number =>
-  sorted.length === 0
-    ? 0
-    : (sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0);
-const round = (n: number, digits = 2) => Number(n.toFixed(digits));
-
-interface Reply {
-  readonly status: number;
-  readonly body: Record<string, unknown>;
-  readonly setCookie: readonly string[];
-}
-
-/** A keep-alive HTTP client: one agent, at most one socket per concurrent caller. */
-class Http {
-  readonly agent: Agent;
-  constructor(
-    readonly base: URL,
-    sockets: number,
-  ) {
-    this.agent = new Agent({
-      keepAlive: true,
-      noDelay: true,
-      maxSockets: sockets,
-      maxFreeSockets: sockets,
-    });
-  }
-
-  send(method: string, path: string, cookie?: string, json?: unknown): Promise<Reply> {
-    const payload = json === undefined ? undefined : JSON.stringify(json);
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (cookie) headers.cookie = cookie;
-    if (method !== 'GET') headers.origin = this.base.origin;
-    if (payload !== undefined) {
-      headers['content-type'] = 'application/json';
-      headers['content-length'] = String(Buffer.byteLength(payload));
-    }
-    return new Promise((resolve, reject) => {
-      const req = request(
-        {
-          host: this.base.hostname,
-          port: this.base.port,
-          method,
-          path: `/api/v1${path}`,
-          headers,
-          agent: this.agent,
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('error', reject);
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            let body: Record<string, unknown>;
-            try {
-              body = text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
-            } catch {
-              body = { text };
-            }
-            resolve({
-              status: res.statusCode ?? 0,
-              body,
-              setCookie: res.headers['set-cookie'] ?? [],
-            });
-          });
-        },
-      );
-      req.on('error', reject);
-      req.end(payload);
-    });
-  }
-}
 
 interface Bidder {
   readonly id: string;
@@ -138,21 +66,6 @@ const signUpAndLogIn = async (http: Http): Promise<Bidder> => {
   const login = await http.send('POST', '/auth/login', undefined, { email, password });
   if (login.status !== 200) throw new Error(`login: ${login.status} ${JSON.stringify(login.body)}`);
   return { id: (login.body.user as { _id: string })._id, cookie: sessionCookie(login) };
-};
-
-/** Runs `task` on `items` with at most `limit` at once. */
-const pool = async <T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>) => {
-  const results: R[] = new Array<R>(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        results[i] = await task(items[i] as T);
-      }
-    }),
-  );
-  return results;
 };
 
 interface Tally {

@@ -1,0 +1,100 @@
+import { Agent, request } from 'node:http';
+
+/** What a benchmark's request got back. */
+export interface Reply {
+  readonly status: number;
+  readonly body: Record<string, unknown>;
+  readonly setCookie: readonly string[];
+}
+
+/** A keep-alive HTTP client for the benchmarks: one agent, at most one socket per concurrent caller. */
+export class Http {
+  readonly agent: Agent;
+  constructor(
+    readonly base: URL,
+    sockets: number,
+  ) {
+    this.agent = new Agent({
+      keepAlive: true,
+      noDelay: true,
+      maxSockets: sockets,
+      maxFreeSockets: sockets,
+    });
+  }
+
+  send(
+    method: string,
+    path: string,
+    cookie?: string,
+    json?: unknown,
+    timeoutMs?: number,
+  ): Promise<Reply> {
+    const payload = json === undefined ? undefined : JSON.stringify(json);
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (cookie) headers.cookie = cookie;
+    if (method !== 'GET') headers.origin = this.base.origin;
+    if (payload !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = String(Buffer.byteLength(payload));
+    }
+    return new Promise((done, fail) => {
+      const req = request(
+        {
+          host: this.base.hostname,
+          port: this.base.port,
+          method,
+          path: `/api/v1${path}`,
+          headers,
+          agent: this.agent,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('error', fail);
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let body: Record<string, unknown>;
+            try {
+              body = text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
+            } catch {
+              body = { text };
+            }
+            done({ status: res.statusCode ?? 0, body, setCookie: res.headers['set-cookie'] ?? [] });
+          });
+        },
+      );
+      req.on('error', fail);
+      if (timeoutMs !== undefined) {
+        req.setTimeout(timeoutMs, () =>
+          req.destroy(new Error(`${method} ${path}: no answer within ${timeoutMs} ms`)),
+        );
+      }
+      req.end(payload);
+    });
+  }
+}
+
+export const percentile = (sorted: readonly number[], p: number): number =>
+  sorted.length === 0
+    ? 0
+    : (sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0);
+export const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+
+/** Runs `task` on `items` with at most `limit` at once. */
+export const pool = async <T, R>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T) => Promise<R>,
+) => {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        results[i] = await task(items[i] as T);
+      }
+    }),
+  );
+  return results;
+};
