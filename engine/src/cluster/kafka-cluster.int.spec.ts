@@ -62,6 +62,28 @@ const auctionOn = (owner: (partition: number) => boolean) => {
 
 const stream = (store: EventStore, auctionId: string) => store.readStream(auctionStream(auctionId));
 
+describe('Kafka command router without a broker', () => {
+  it('gives up at its connect timeout, naming KAFKA_BROKERS', async () => {
+    const env = tempSqliteStore();
+    const started = Date.now();
+    try {
+      await expect(
+        KafkaCluster.start({
+          brokers: ['127.0.0.1:1'],
+          nodeId: 'lonely',
+          local: new AuctionActorRegistry({ store: env.store }),
+          partitions: PARTITIONS,
+          connectTimeoutMs: 1500,
+          log: () => undefined,
+        }),
+      ).rejects.toThrow('KAFKA_BROKERS: cannot reach 127.0.0.1:1 within 1500 ms');
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      await env.cleanup();
+    }
+  });
+});
+
 describe.skipIf(!brokers)('Kafka command router (KAFKA_BROKERS)', () => {
   beforeEach(async () => {
     env = tempSqliteStore(20);

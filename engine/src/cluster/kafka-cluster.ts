@@ -94,6 +94,8 @@ const unavailable = (cause: unknown): DomainError => {
   return error;
 };
 
+const defaultLog = (message: string, error?: unknown) => console.error(message, error ?? '');
+
 const alreadyExists = (error: unknown): boolean => {
   const { type, errors } = error as { type?: string; errors?: { type?: string }[] };
   if (type === 'TOPIC_ALREADY_EXISTS') return true;
@@ -161,7 +163,7 @@ export class KafkaCluster implements CommandRouter {
     this.broadcastTopic = `${prefix}auction.broadcast`;
     this.replyTopic = `${prefix}auction.replies.${options.nodeId}`;
     this.replyTimeoutMs = options.replyTimeoutMs ?? 15_000;
-    this.log = options.log ?? ((message, error) => console.error(message, error ?? ''));
+    this.log = options.log ?? defaultLog;
   }
 
   /**
@@ -174,7 +176,7 @@ export class KafkaCluster implements CommandRouter {
     // kafkajs warns that its default partitioner changed in 2.0; every message here names its
     // partition (Kafka's own default, see partitioner.ts), so the warning does not apply.
     process.env.KAFKAJS_NO_PARTITIONER_WARNING ??= '1';
-    const log = options.log ?? ((message, error) => console.error(message, error ?? ''));
+    const log = options.log ?? defaultLog;
     const connectTimeoutMs = options.connectTimeoutMs ?? 5000;
     const kafka = new Kafka({
       clientId: `auction-${options.nodeId}`,
