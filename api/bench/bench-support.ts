@@ -98,3 +98,31 @@ export const pool = async <T, R>(
   );
   return results;
 };
+
+const sessionCookie = (reply: Reply): string => {
+  const cookie = reply.setCookie.find((c) => c.startsWith('auction.sid='));
+  if (!cookie) throw new Error('login set no session cookie');
+  return cookie.split(';')[0] as string;
+};
+
+let userCounter = 0;
+/** Signs a new user up and logs them in; their id and `auction.sid=...` session cookie. */
+export const signUpAndLogIn = async (
+  http: Http,
+): Promise<{ readonly id: string; readonly cookie: string }> => {
+  const n = ++userCounter;
+  const email = `bidder${n}-${Date.now()}@example.com`;
+  const password = 'Secret123';
+  const signup = await http.send('POST', '/auth/signup', undefined, {
+    firstName: `First${n}`,
+    lastName: `Last${n}`,
+    email,
+    password,
+    confirmPassword: password,
+  });
+  if (signup.status !== 201)
+    throw new Error(`signup: ${signup.status} ${JSON.stringify(signup.body)}`);
+  const login = await http.send('POST', '/auth/login', undefined, { email, password });
+  if (login.status !== 200) throw new Error(`login: ${login.status} ${JSON.stringify(login.body)}`);
+  return { id: (login.body.user as { _id: string })._id, cookie: sessionCookie(login) };
+};

@@ -48,7 +48,7 @@ import { auctionStream } from '@auction/contracts';
 import { SqliteEventStore } from '@auction/engine';
 import { type ChildServer, startChildServer } from '../src/testing/child-server';
 import { dropTestStores } from '../src/testing/test-stores';
-import { Http, type Reply, percentile, pool, round } from './bench-support';
+import { Http, type Reply, percentile, pool, round, signUpAndLogIn } from './bench-support';
 
 const { values } = parseArgs({
   options: {
@@ -158,26 +158,10 @@ interface Bidder {
   readonly http: Http;
 }
 
-let userCounter = 0;
-const signUpAndLogIn = async (http: Http): Promise<Bidder> => {
-  const n = ++userCounter;
-  const email = `cluster${n}-${Date.now()}@example.com`;
-  const password = 'Secret123';
-  const signup = await http.send('POST', '/auth/signup', undefined, {
-    firstName: `First${n}`,
-    lastName: `Last${n}`,
-    email,
-    password,
-    confirmPassword: password,
-  });
-  if (signup.status !== 201)
-    throw new Error(`signup: ${signup.status} ${JSON.stringify(signup.body)}`);
-  const login = await http.send('POST', '/auth/login', undefined, { email, password });
-  if (login.status !== 200) throw new Error(`login: ${login.status} ${JSON.stringify(login.body)}`);
-  const cookie = login.setCookie.find((c) => c.startsWith('auction.sid='));
-  if (!cookie) throw new Error('login set no session cookie');
-  return { cookie: cookie.split(';')[0] as string, http };
-};
+const signUpOn = async (http: Http): Promise<Bidder> => ({
+  cookie: (await signUpAndLogIn(http)).cookie,
+  http,
+});
 
 const createAuction = async (seller: Bidder, http: Http, title: string): Promise<string> => {
   const res = await http.send('POST', '/auction/createAuction', seller.cookie, {
@@ -479,11 +463,11 @@ const runMode = async (mode: Mode, stores: Stores): Promise<Record<string, unkno
 
     const setupStarted = performance.now();
     const nodeOf = (i: number) => clients[i % clients.length] as Http;
-    const seller = await signUpAndLogIn(nodeOf(0));
+    const seller = await signUpOn(nodeOf(0));
     const bidders = await pool(
       Array.from({ length: bidderCount }, (_, i) => i),
       Math.max(2, cpus().length * 2),
-      (i) => signUpAndLogIn(nodeOf(i)),
+      (i) => signUpOn(nodeOf(i)),
     );
     const auctions: AuctionState[] = await pool(
       Array.from({ length: auctionCount }, (_, i) => i),

@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { auctionStream } from '@auction/contracts';
 import { SqliteEventStore } from '@auction/engine';
 import { type ChildServer, startChildServer } from '../src/testing/child-server';
-import { Http, type Reply, percentile, pool, round } from './bench-support';
+import { Http, type Reply, percentile, pool, round, signUpAndLogIn } from './bench-support';
 
 const { values } = parseArgs({
   options: {
@@ -42,31 +42,6 @@ interface Bidder {
   readonly id: string;
   readonly cookie: string;
 }
-
-const sessionCookie = (reply: Reply): string => {
-  const cookie = reply.setCookie.find((c) => c.startsWith('auction.sid='));
-  if (!cookie) throw new Error('login set no session cookie');
-  return cookie.split(';')[0] as string;
-};
-
-let userCounter = 0;
-const signUpAndLogIn = async (http: Http): Promise<Bidder> => {
-  const n = ++userCounter;
-  const email = `bidder${n}-${Date.now()}@example.com`;
-  const password = 'Secret123';
-  const signup = await http.send('POST', '/auth/signup', undefined, {
-    firstName: `First${n}`,
-    lastName: `Last${n}`,
-    email,
-    password,
-    confirmPassword: password,
-  });
-  if (signup.status !== 201)
-    throw new Error(`signup: ${signup.status} ${JSON.stringify(signup.body)}`);
-  const login = await http.send('POST', '/auth/login', undefined, { email, password });
-  if (login.status !== 200) throw new Error(`login: ${login.status} ${JSON.stringify(login.body)}`);
-  return { id: (login.body.user as { _id: string })._id, cookie: sessionCookie(login) };
-};
 
 interface Tally {
   ok: number;

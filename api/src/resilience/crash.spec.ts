@@ -16,7 +16,7 @@ import {
 } from '../testing/fixtures';
 import { TestClient } from '../testing/test-server';
 import { dropTestStores, testStoreEnv } from '../testing/test-stores';
-import { freePort, seeded, sleep } from './resilience-support';
+import { expectAcknowledgedStoredOnce, freePort, seeded, sleep } from './resilience-support';
 
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 3);
 const SEED = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -183,15 +183,7 @@ it(`every acknowledged bid survives ${ROUNDS} SIGKILLs; overdue auctions close; 
       if (ended) expect(view.status).toBe(bids.length > 0 ? 'Sold' : 'Expired');
       else expect(view.status).toBe('Live');
     }
-    for (const [bidId, ack] of acked) {
-      expect({ bidId, ...storedBids.get(bidId) }).toEqual({
-        bidId,
-        times: 1,
-        auctionId: ack.auctionId,
-        amount: Math.round(ack.amount * 100),
-      });
-    }
-    expect([...storedBids.values()].filter((bid) => bid.times !== 1)).toEqual([]);
+    expectAcknowledgedStoredOnce(acked, storedBids);
     expect(inDoubtStored).toBeLessThanOrEqual(inDoubt);
     console.log(
       JSON.stringify({

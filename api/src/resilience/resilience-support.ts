@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import { expect } from 'vitest';
 
 /** mulberry32: a small seeded generator, so a failing run's kill moments can be replayed. */
 export const seeded = (seed: number) => {
@@ -24,3 +25,25 @@ export const freePort = (): Promise<number> =>
   });
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+/**
+ * Every acknowledged bid (`acked`: bid id → auction and amount in dollars) is stored exactly once,
+ * on its auction, for its amount in cents; and no stored bid is stored twice.
+ */
+export const expectAcknowledgedStoredOnce = (
+  acked: ReadonlyMap<string, { readonly auctionId: string; readonly amount: number }>,
+  stored: ReadonlyMap<
+    string,
+    { readonly times: number; readonly auctionId: string; readonly amount: number }
+  >,
+): void => {
+  for (const [bidId, ack] of acked) {
+    expect({ bidId, ...stored.get(bidId) }).toEqual({
+      bidId,
+      times: 1,
+      auctionId: ack.auctionId,
+      amount: Math.round(ack.amount * 100),
+    });
+  }
+  expect([...stored.values()].filter((bid) => bid.times !== 1)).toEqual([]);
+};
