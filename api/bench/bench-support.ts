@@ -1,3 +1,6 @@
+import { join } from 'node:path';
+import { auctionStream } from '@auction/contracts';
+import { SqliteEventStore } from '@auction/engine';
 import { Agent, request } from 'node:http';
 
 /** What a benchmark's request got back. */
@@ -125,4 +128,27 @@ export const signUpAndLogIn = async (
   const login = await http.send('POST', '/auth/login', undefined, { email, password });
   if (login.status !== 200) throw new Error(`login: ${login.status} ${JSON.stringify(login.body)}`);
   return { id: (login.body.user as { _id: string })._id, cookie: sessionCookie(login) };
+};
+
+/**
+ * Accepted bids (bid id → auction id) missing from the SQLite event log in `dataDir`, read after
+ * the servers stopped, and bids stored more than once.
+ */
+export const lostAndDuplicated = async (dataDir: string, accepted: ReadonlyMap<string, string>) => {
+  const store = new SqliteEventStore({ filename: join(dataDir, 'events.sqlite') });
+  try {
+    const stored = new Map<string, number>();
+    for (const auctionId of new Set(accepted.values())) {
+      for (const event of await store.readStream(auctionStream(auctionId))) {
+        if (event.type !== 'BidPlaced') continue;
+        const bidId = (event.data as { bidId: string }).bidId;
+        stored.set(bidId, (stored.get(bidId) ?? 0) + 1);
+      }
+    }
+    let lost = 0;
+    for (const bidId of accepted.keys()) if (!stored.has(bidId)) lost++;
+    return { lost, duplicates: [...stored.values()].filter((n) => n > 1).length };
+  } finally {
+    await store.close();
+  }
 };

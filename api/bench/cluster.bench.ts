@@ -44,11 +44,17 @@ import { connect } from 'node:net';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { auctionStream } from '@auction/contracts';
-import { SqliteEventStore } from '@auction/engine';
 import { type ChildServer, startChildServer } from '../src/testing/child-server';
 import { dropTestStores } from '../src/testing/test-stores';
-import { Http, type Reply, percentile, pool, round, signUpAndLogIn } from './bench-support';
+import {
+  Http,
+  type Reply,
+  lostAndDuplicated,
+  percentile,
+  pool,
+  round,
+  signUpAndLogIn,
+} from './bench-support';
 
 const { values } = parseArgs({
   options: {
@@ -392,26 +398,6 @@ const stopAll = async (servers: readonly ChildServer[]): Promise<boolean> => {
   return hows.every((how) => how === 0);
 };
 
-/** Accepted bids missing from the event log, and bids stored more than once. */
-const checkLog = async (dataDir: string, accepted: ReadonlyMap<string, string>) => {
-  const store = new SqliteEventStore({ filename: join(dataDir, 'events.sqlite') });
-  try {
-    const stored = new Map<string, number>();
-    for (const auctionId of new Set(accepted.values())) {
-      for (const event of await store.readStream(auctionStream(auctionId))) {
-        if (event.type !== 'BidPlaced') continue;
-        const bidId = (event.data as { bidId: string }).bidId;
-        stored.set(bidId, (stored.get(bidId) ?? 0) + 1);
-      }
-    }
-    let lost = 0;
-    for (const bidId of accepted.keys()) if (!stored.has(bidId)) lost++;
-    return { lost, duplicates: [...stored.values()].filter((n) => n > 1).length };
-  } finally {
-    await store.close();
-  }
-};
-
 const runMode = async (mode: Mode, stores: Stores): Promise<Record<string, unknown>> => {
   const dataDir = mkdtempSync(join(tmpdir(), `bench-cluster-${mode.name}-`));
   const storeEnv = {
@@ -518,7 +504,7 @@ const runMode = async (mode: Mode, stores: Stores): Promise<Record<string, unkno
     const stopStarted = performance.now();
     const cleanExit = await stopAll(servers);
     const stopSeconds = round((performance.now() - stopStarted) / 1000);
-    const log = await checkLog(dataDir, accepted);
+    const log = await lostAndDuplicated(dataDir, accepted);
 
     const loaded = summary(t);
     const brief = (tally: Tally) => {

@@ -18,10 +18,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { auctionStream } from '@auction/contracts';
-import { SqliteEventStore } from '@auction/engine';
 import { type ChildServer, startChildServer } from '../src/testing/child-server';
-import { Http, type Reply, percentile, pool, round, signUpAndLogIn } from './bench-support';
+import {
+  Http,
+  type Reply,
+  lostAndDuplicated,
+  percentile,
+  pool,
+  round,
+  signUpAndLogIn,
+} from './bench-support';
 
 const { values } = parseArgs({
   options: {
@@ -178,27 +184,6 @@ const missingFromDetails = async (http: Http, accepted: ReadonlyMap<string, stri
   return { missing, duplicates };
 };
 
-/** Accepted bids missing from the event log (read after the server stopped), and bids stored twice. */
-const missingFromLog = async (dataDir: string, accepted: ReadonlyMap<string, string>) => {
-  const store = new SqliteEventStore({ filename: join(dataDir, 'events.sqlite') });
-  try {
-    const stored = new Map<string, number>();
-    for (const auctionId of new Set(accepted.values())) {
-      for (const event of await store.readStream(auctionStream(auctionId))) {
-        if (event.type !== 'BidPlaced') continue;
-        const bidId = (event.data as { bidId: string }).bidId;
-        stored.set(bidId, (stored.get(bidId) ?? 0) + 1);
-      }
-    }
-    let missing = 0;
-    for (const bidId of accepted.keys()) if (!stored.has(bidId)) missing++;
-    const duplicates = [...stored.values()].filter((n) => n > 1).length;
-    return { missing, duplicates };
-  } finally {
-    await store.close();
-  }
-};
-
 interface ScenarioResult {
   readonly line: Record<string, unknown>;
   readonly accepted: ReadonlyMap<string, string>;
@@ -307,12 +292,12 @@ const main = async () => {
     const how = await server.stop('SIGTERM');
     if (how !== 0) throw new Error(`the server exited with ${how}:\n${server.output()}`);
     for (const { line, accepted } of results) {
-      const log = await missingFromLog(dataDir, accepted);
+      const log = await lostAndDuplicated(dataDir, accepted);
       console.log(
         JSON.stringify({
           ...line,
-          lost: (line.lostFromDetail as number) + log.missing,
-          lostFromLog: log.missing,
+          lost: (line.lostFromDetail as number) + log.lost,
+          lostFromLog: log.lost,
           duplicates: (line.duplicatesInDetail as number) + log.duplicates,
           setupSeconds,
           totalSeconds: round((performance.now() - benchStarted) / 1000),

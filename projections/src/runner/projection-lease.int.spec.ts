@@ -115,6 +115,20 @@ const node = (holder: string, { lease = {}, wrap = (s) => s, gate }: NodeOptions
   return { holder, runner, committed, applied, errors };
 };
 
+/** A node whose read store can be made to fail or hang (`failing`), with a lease of `ttlMs`. */
+const faultyNode = (holder: string, ttlMs: number): { node: Node; failing: Failing } => {
+  let failing: Failing = { acquire: false, release: false };
+  const made = node(holder, {
+    lease: { ttlMs },
+    wrap: (s) => {
+      const f = faulty(s);
+      failing = f.failing;
+      return f.wrapped;
+    },
+  });
+  return { node: made, failing };
+};
+
 const append = async (stream: string, n: number): Promise<number> => {
   const { position } = await log.append(
     stream,
@@ -266,15 +280,7 @@ describe('projection runner with a lease, on nodes sharing one read store', () =
 
   it('takes over a dead node’s projections once its lease expires', async () => {
     await append('s-1', 5);
-    let failing: Failing = { acquire: false, release: false };
-    const a = node('a', {
-      lease: { ttlMs: 300 },
-      wrap: (s) => {
-        const f = faulty(s);
-        failing = f.failing;
-        return f.wrapped;
-      },
-    });
+    const { node: a, failing } = faultyNode('a', 300);
     await a.runner.start();
     const b = node('b', { lease: { ttlMs: 300 } });
     await b.runner.start();
@@ -293,15 +299,7 @@ describe('projection runner with a lease, on nodes sharing one read store', () =
 
   it('stops a projection whose lease it cannot renew within the ttl, reporting each failure', async () => {
     await append('s-1', 5);
-    let failing: Failing = { acquire: false, release: false };
-    const a = node('a', {
-      lease: { ttlMs: 300 },
-      wrap: (s) => {
-        const f = faulty(s);
-        failing = f.failing;
-        return f.wrapped;
-      },
-    });
+    const { node: a, failing } = faultyNode('a', 300);
     await a.runner.start();
     expect(Object.values(await roles(a))).toEqual(['running', 'running']);
 
@@ -333,15 +331,7 @@ describe('projection runner with a lease, on nodes sharing one read store', () =
 
   it('stops a projection when the store stops answering, and takes it back once it answers', async () => {
     await append('s-1', 3);
-    let failing: Failing = { acquire: false, release: false };
-    const a = node('a', {
-      lease: { ttlMs: 300 },
-      wrap: (s) => {
-        const f = faulty(s);
-        failing = f.failing;
-        return f.wrapped;
-      },
-    });
+    const { node: a, failing } = faultyNode('a', 300);
     await a.runner.start();
 
     failing.acquire = 'hang';
