@@ -75,7 +75,7 @@ export default tseslint.config(
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
     },
   },
-  { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },
+  { files: ['**/*.{js,mjs}'], ...tseslint.configs.disableTypeChecked },
   ...boundaries,
   readSideTests,
   {

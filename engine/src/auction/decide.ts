@@ -147,12 +147,13 @@ const placeBid = ({ data, metadata }: PlaceBid, state: AuctionState, now: string
   if (data.amount < minimum) return { ok: false, rejection: bidTooLow(minimum) };
   return accept({
     type: 'BidPlaced',
+    // Keys in sorted order, so the hash chain's canonical JSON is plain `JSON.stringify`.
     data: {
+      amount: data.amount,
+      at: now,
       auctionId: data.auctionId,
       bidId: data.bidId,
       bidderId: metadata.actorId,
-      amount: data.amount,
-      at: now,
     },
   });
 };
@@ -169,12 +170,12 @@ const editBid = ({ data, metadata }: EditBid, state: AuctionState, now: string):
   return accept({
     type: 'BidEdited',
     data: {
+      amount: data.amount,
+      at: now,
       auctionId: data.auctionId,
       bidId: bid.bidId,
       bidderId: bid.bidderId,
       previousAmount: bid.amount,
-      amount: data.amount,
-      at: now,
     },
   });
 };

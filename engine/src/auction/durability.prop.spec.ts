@@ -39,10 +39,12 @@ describe('durability', () => {
               amount += 100;
               return bus.send(placeBid(A, `bidder-${b}`, amount, T0 + 1000 + i));
             });
+            // Observed from the start: a send may fail while the store is still closing.
+            const settled = Promise.allSettled(sends);
             if (ending === 'abrupt-after-flush')
               await new Promise((resolve) => setImmediate(resolve));
             if (ending !== 'graceful') await store.close();
-            const outcomes = await Promise.allSettled(sends);
+            const outcomes = await settled;
             for (const o of outcomes) {
               if (o.status === 'fulfilled') {
                 const outcome: CommandOutcome = o.value;

@@ -3,9 +3,14 @@ import { EventMetadata } from '@auction/contracts';
 
 const sha256 = (text: string): string => hash('sha256', text, 'hex');
 
-/** JSON with object keys sorted at every level: the same value always hashes the same. */
+/**
+ * JSON with object keys sorted at every level: the same value always hashes the same. A value
+ * whose keys are already in order (the decider and `eventHash` build them so) is `JSON.stringify`
+ * itself, about half the cost of writing it key by key.
+ */
 export const canonicalJson = (value: unknown): string => {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (inCanonicalOrder(value)) return JSON.stringify(value);
   if (Array.isArray(value)) {
     let out = '[';
     for (let i = 0; i < value.length; i++) out += (i > 0 ? ',' : '') + canonicalJson(value[i]);
@@ -22,6 +27,38 @@ export const canonicalJson = (value: unknown): string => {
   return out + '}';
 };
 
+/**
+ * Whether `JSON.stringify` writes exactly what the key-by-key walk above would: every object's
+ * own keys in sorted order, no `toJSON` (a `Date` would be written as its string, not as `{}`),
+ * and no function or symbol (written `null` above, left out by `JSON.stringify`).
+ */
+const inCanonicalOrder = (value: object): boolean => {
+  if (Array.isArray(value)) {
+    for (const item of value as unknown[])
+      if (!(item === undefined || plainLeaf(item) || (isObject(item) && inCanonicalOrder(item))))
+        return false;
+    return true;
+  }
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+  let previous: string | undefined;
+  for (const key of Object.keys(value)) {
+    if (previous !== undefined && !(previous < key)) return false;
+    previous = key;
+    const item = (value as Record<string, unknown>)[key];
+    if (isObject(item) ? !inCanonicalOrder(item) : !(item === undefined || plainLeaf(item)))
+      return false;
+  }
+  return true;
+};
+
+const isObject = (value: unknown): value is object => value !== null && typeof value === 'object';
+
+const plainLeaf = (value: unknown): boolean =>
+  value === null ||
+  typeof value === 'string' ||
+  typeof value === 'number' ||
+  typeof value === 'boolean';
+
 /** The `prevHash` of a stream's first event. */
 export const genesisHash = (streamId: string): string => sha256(streamId);
 
@@ -37,11 +74,12 @@ export interface ChainLink {
 export const eventHash = (link: ChainLink): string =>
   sha256(
     canonicalJson({
-      streamId: link.streamId,
-      revision: link.revision,
-      type: link.type,
+      // Keys in sorted order, so the fast path of `canonicalJson` applies.
       data: link.data,
       metadata: link.metadata,
+      revision: link.revision,
+      streamId: link.streamId,
+      type: link.type,
     }),
   );
 

@@ -35,9 +35,10 @@ export const sealEvents = (
   const sealed: NewEvent[] = [];
   let head = prevHash;
   for (const [index, event] of events.entries()) {
+    // Keys in sorted order: the hash's canonical JSON is then plain `JSON.stringify`.
     const metadata = {
-      commandId: ids.commandId,
       actorId: ids.actorId,
+      commandId: ids.commandId,
       correlationId: ids.correlationId,
       prevHash: head,
     };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeEventStoreContract } from './contract';
 import {
@@ -156,6 +157,72 @@ describe('SqliteEventStore', () => {
     await waitFor(() => received.length === 11);
     expect(received.map(({ id }) => id)).toEqual((await writer.readAll()).map(({ id }) => id));
     await subscription.close();
+  });
+
+  it('commits the appends of one turn, across streams, in one transaction', async () => {
+    const filename = onFile();
+    const [store, other] = [open(filename), open(filename)];
+    await store.append('taken', [event()], 'no_stream');
+    const stored = event();
+    await store.append('elsewhere', [stored], 'no_stream');
+    const before = store.groupCommits();
+
+    const results = await Promise.allSettled([
+      ...Array.from({ length: 50 }, (_, i) => store.append(`auction-${i}`, [event()], 'no_stream')),
+      store.append('taken', [event()], 'no_stream'),
+      store.append('auction-0', [event()], 'no_stream'),
+      store.append('auction-1', [event()], 0),
+      store.append('fresh', [event(), stored], 'no_stream'),
+    ]);
+
+    expect(store.groupCommits()).toEqual({
+      commits: before.commits + 1,
+      appends: before.appends + 54,
+    });
+    const [conflict, sameTurnConflict, after, duplicate] = results.slice(50);
+    expect(results.slice(0, 50).every(({ status }) => status === 'fulfilled')).toBe(true);
+    expect(conflict).toMatchObject({ status: 'rejected', reason: { actual: 0 } });
+    expect(sameTurnConflict).toMatchObject({ status: 'rejected', reason: { actual: 0 } });
+    expect(after).toMatchObject({ status: 'fulfilled', value: { nextRevision: 1 } });
+    expect(duplicate).toMatchObject({ status: 'rejected', reason: { eventId: stored.id } });
+    // Answered after the commit: another connection already reads every accepted append.
+    expect(await other.readStream('fresh')).toEqual([]);
+    expect(await other.streamRevision('auction-1')).toBe(1);
+    expect((await other.readAll()).length).toBe(2 + 50 + 1);
+    const positions = results
+      .slice(0, 50)
+      .map((result) => (result.status === 'fulfilled' ? result.value.position : 0));
+    expect(new Set(positions).size).toBe(50);
+  });
+
+  it('fails every append of a group whose commit fails, and writes none of them', async () => {
+    const filename = onFile();
+    const store = new SqliteEventStore({ filename, busyTimeoutMs: 50 });
+    opened.push(store);
+    await store.append('s', [event()], 'no_stream');
+    const lock = new Database(filename);
+    lock.exec('BEGIN IMMEDIATE');
+
+    const results = await Promise.allSettled([
+      store.append('s', [event()], 0),
+      store.append('t', [event()], 'no_stream'),
+    ]);
+    lock.exec('ROLLBACK');
+    lock.close();
+
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect(await store.readAll()).toHaveLength(1);
+    expect(await store.append('t', [event()], 'no_stream')).toMatchObject({ nextRevision: 0 });
+  });
+
+  it('writes the appends it accepted before it closes', async () => {
+    const filename = onFile();
+    const store = new SqliteEventStore({ filename });
+    const appended = store.append('s', [event(), event()], 'no_stream');
+    await store.close();
+
+    expect(await appended).toMatchObject({ nextRevision: 1 });
+    expect(await open(filename).readStream('s')).toHaveLength(2);
   });
 
   it('lets a handler close its own subscription', async () => {

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import {
   DuplicateEventIdError,
@@ -14,12 +15,35 @@ import {
   type Subscription,
 } from './event-store';
 import { CaughtUp } from './caught-up';
+import {
+  type AppendConflict,
+  EVENTS_SCHEMA,
+  type EncodedAppend,
+  type Settled,
+  SqliteLogWriter,
+  configureLogConnection,
+} from './sqlite-log-writer.mjs';
+
+export { EVENTS_SCHEMA };
 
 export interface SqliteEventStoreOptions {
   /** Database file (created when missing), or `:memory:` for a private in-memory store. */
   readonly filename: string;
   /** How often an idle subscription looks for events appended by other connections; default 200. */
   readonly pollIntervalMs?: number;
+  /** How long a write waits for another connection's lock before it fails; default 5000. */
+  readonly busyTimeoutMs?: number;
+  /**
+   * Whether a file's appends are written by a thread of their own (default), so that the fsync
+   * and the inserts overlap with deciding the next commands. `:memory:` is always written inline.
+   */
+  readonly writerThread?: boolean;
+}
+
+/** Transactions committed for appends, and the appends they carried (diagnostics). */
+export interface GroupCommitStats {
+  readonly commits: number;
+  readonly appends: number;
 }
 
 interface EventRow {
@@ -33,61 +57,59 @@ interface EventRow {
   readonly recordedAt: string;
 }
 
-interface StoredEventRow {
-  readonly streamId: string;
-  readonly revision: number;
+/** An append waiting for the next group commit. */
+interface QueuedAppend extends EncodedAppend {
+  readonly resolve: (result: AppendResult) => void;
+  readonly reject: (error: unknown) => void;
 }
 
-interface StreamTail {
-  readonly revision: number;
-  readonly position: number;
+/** Writes one group in one transaction: on this thread, or on the writer thread. */
+interface GroupWriter {
+  write(group: readonly EncodedAppend[]): Promise<Settled[]>;
+  close(): Promise<void>;
 }
-
-const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS events (
-    position INTEGER PRIMARY KEY AUTOINCREMENT,
-    event_id TEXT NOT NULL UNIQUE,
-    stream_id TEXT NOT NULL,
-    revision INTEGER NOT NULL,
-    type TEXT NOT NULL,
-    data TEXT NOT NULL,
-    metadata TEXT NOT NULL,
-    recorded_at TEXT NOT NULL,
-    UNIQUE (stream_id, revision)
-  );
-  CREATE INDEX IF NOT EXISTS events_type_position ON events (type, position);
-`;
 
 const COLUMNS = `position, event_id AS id, stream_id AS streamId, revision, type, data, metadata,
   recorded_at AS recordedAt`;
 
 const DEFAULT_BATCH_SIZE = 500;
+/** Events per group on the writer thread (see `scheduleGroup`). */
+const MAX_THREAD_GROUP_EVENTS = 500;
 const NO_LIMIT = -1;
 
-/** The embedded event store: one SQLite file in WAL mode, fsynced on every commit. */
+/**
+ * The embedded event store: one SQLite file in WAL mode, fsynced on every commit.
+ *
+ * Group commit across streams: every append made while the previous group is being written (and
+ * within the turn of the event loop that made it) goes into the next group, written in one
+ * transaction with one fsync (`SqliteLogWriter`). Each append is checked against its own expected
+ * revision, so a conflict or a duplicate id fails only that append; every caller is answered after
+ * the commit. A failed commit (the disk, not a conflict) fails every append of the group. For a
+ * file the group is written on a thread of its own with its own connection, so the next commands
+ * are decided while one group is written; reads use this thread's connection (WAL: a commit is
+ * visible to every read that starts after it).
+ */
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
   private readonly pollIntervalMs: number;
   private readonly subscriptions = new Set<PollingSubscription>();
-  private readonly tailOfStream: Database.Statement<[string], StreamTail>;
-  private readonly insertEvent: Database.Statement<
-    [string, string, number, string, string, string, string]
-  >;
-  private readonly findEvent: Database.Statement<[string], StoredEventRow>;
+  private readonly tailOfStream: Database.Statement<[string], { revision: number }>;
   private readonly streamRange: Database.Statement<[string, number, number], EventRow>;
-  private readonly idsInRange: Database.Statement<
-    [string, number, number],
-    { id: string; position: number }
-  >;
   private readonly eventsAfter: Database.Statement<[number, number], EventRow>;
   private readonly eventsOfTypeAfter: Database.Statement<[string, number, number], EventRow>;
   private readonly lastPosition: Database.Statement<[], { position: number | null }>;
-  private readonly appendTransaction: Database.Transaction<
-    (streamId: string, events: readonly NewEvent[], expected: ExpectedRevision) => AppendResult
-  >;
   private readonly readTransaction: Database.Transaction<
     (afterPosition: number, limit: number, eventTypes: readonly string[]) => EventRow[]
   >;
+  private readonly writer: GroupWriter;
+  private queue: QueuedAppend[] = [];
+  private queuedEvents = 0;
+  private readonly maxGroupEvents: number;
+  private groupScheduled = false;
+  private inFlight: Promise<void> | undefined;
+  private closed = false;
+  private commits = 0;
+  private appends = 0;
 
   static open(options: SqliteEventStoreOptions): SqliteEventStore {
     return new SqliteEventStore(options);
@@ -95,32 +117,24 @@ export class SqliteEventStore implements EventStore {
 
   constructor(options: SqliteEventStoreOptions) {
     this.pollIntervalMs = options.pollIntervalMs ?? 200;
+    const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
     this.db = new Database(options.filename);
-    this.db.pragma('busy_timeout = 5000');
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
-    // A hot auction appends in large batches: a bigger page cache keeps the event-id index warm,
-    // and rarer checkpoints mean fewer fsyncs of the main file (each commit still fsyncs the WAL).
-    this.db.pragma('cache_size = -65536');
-    this.db.pragma('wal_autocheckpoint = 10000');
-    this.db.exec(SCHEMA);
+    configureLogConnection(this.db, busyTimeoutMs);
+    this.db.exec(EVENTS_SCHEMA);
+    const inMemory = options.filename === ':memory:' || options.filename === '';
+    const threaded = !inMemory && options.writerThread !== false;
+    this.writer = threaded
+      ? new ThreadWriter(options.filename, busyTimeoutMs)
+      : inlineWriter(new SqliteLogWriter(this.db));
+    // On a thread, groups of a bounded size form a pipeline: the commands answered by one group
+    // are decided while the next is written. Inline, nothing overlaps, so a group takes all.
+    this.maxGroupEvents = threaded ? MAX_THREAD_GROUP_EVENTS : Number.POSITIVE_INFINITY;
 
     this.tailOfStream = this.db.prepare(
-      'SELECT revision, position FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1',
-    );
-    this.insertEvent = this.db.prepare(
-      `INSERT INTO events (event_id, stream_id, revision, type, data, metadata, recorded_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.findEvent = this.db.prepare(
-      'SELECT stream_id AS streamId, revision FROM events WHERE event_id = ?',
+      'SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1',
     );
     this.streamRange = this.db.prepare(
       `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision BETWEEN ? AND ?
-       ORDER BY revision`,
-    );
-    this.idsInRange = this.db.prepare(
-      `SELECT event_id AS id, position FROM events WHERE stream_id = ? AND revision BETWEEN ? AND ?
        ORDER BY revision`,
     );
     this.eventsAfter = this.db.prepare(
@@ -130,10 +144,6 @@ export class SqliteEventStore implements EventStore {
       `SELECT ${COLUMNS} FROM events WHERE type = ? AND position > ? ORDER BY position LIMIT ?`,
     );
     this.lastPosition = this.db.prepare('SELECT MAX(position) AS position FROM events');
-
-    this.appendTransaction = this.db.transaction((streamId, events, expected) =>
-      this.appendInTransaction(streamId, events, expected),
-    );
     this.readTransaction = this.db.transaction((afterPosition, limit, eventTypes) =>
       this.readOfTypes(afterPosition, limit, eventTypes),
     );
@@ -144,7 +154,18 @@ export class SqliteEventStore implements EventStore {
     events: readonly NewEvent[],
     expected: ExpectedRevision,
   ): Promise<AppendResult> {
-    return attempt(() => this.appendNow(streamId, events, expected));
+    return new Promise((resolve, reject) => {
+      if (this.closed) throw new Error('The event store is closed');
+      const encoded = events.map(({ id, type, data, metadata }) => ({
+        id,
+        type,
+        data: toJson(data),
+        metadata: toJson(metadata),
+      }));
+      this.queue.push({ streamId, events: encoded, expected, resolve, reject });
+      this.queuedEvents += encoded.length;
+      this.scheduleGroup();
+    });
   }
 
   readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -179,86 +200,83 @@ export class SqliteEventStore implements EventStore {
     return attempt(() => this.lastPosition.get()?.position ?? undefined);
   }
 
+  groupCommits(): GroupCommitStats {
+    return { commits: this.commits, appends: this.appends };
+  }
+
   /** A pragma's current value on this store's connection, e.g. `journal_mode` (diagnostics). */
   pragma(name: string): unknown {
     return this.db.pragma(name, { simple: true });
   }
 
   async close(): Promise<void> {
+    if (!this.closed) {
+      this.closed = true;
+      // Appends already accepted are written (or fail) before the file closes.
+      while (this.inFlight || this.queue.length > 0) await (this.inFlight ?? this.commitGroup());
+      await this.writer.close();
+    }
     await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
     if (this.db.open) this.db.close();
   }
 
-  private appendNow(
-    streamId: string,
-    events: readonly NewEvent[],
-    expected: ExpectedRevision,
-  ): AppendResult {
-    let result: AppendResult;
-    try {
-      result = this.appendTransaction.immediate(streamId, events, expected);
-    } catch (error) {
-      if (!isEventIdConflict(error)) throw error;
-      const stored = this.storedAppend(streamId, events);
-      if (stored !== undefined) return stored;
-      throw new DuplicateEventIdError(this.conflictingId(events));
+  /** One group at a time: what arrives while it is written waits for the next. */
+  private scheduleGroup(): void {
+    if (this.inFlight || this.queue.length === 0) return;
+    // A full group goes at once; otherwise one macrotask of delay lets every actor that flushes
+    // in this turn join it.
+    if (this.queuedEvents >= this.maxGroupEvents) void this.commitGroup();
+    else if (!this.groupScheduled) {
+      this.groupScheduled = true;
+      setImmediate(() => void this.commitGroup());
     }
-    if (events.length > 0) for (const subscription of this.subscriptions) subscription.wake();
-    return result;
   }
 
-  private appendInTransaction(
-    streamId: string,
-    events: readonly NewEvent[],
-    expected: ExpectedRevision,
-  ): AppendResult {
-    const tail = this.tailOfStream.get(streamId);
-    if (!isExpected(expected, tail)) {
-      const stored = this.storedAppend(streamId, events);
-      if (stored !== undefined) return stored;
-      throw new WrongExpectedRevisionError(streamId, expected, tail?.revision ?? 'no_stream');
-    }
-    let revision = tail?.revision ?? -1;
-    let position = tail?.position ?? -1;
-    const recordedAt = new Date().toISOString();
-    for (const event of events) {
-      revision += 1;
-      position = Number(
-        this.insertEvent.run(
-          event.id,
-          streamId,
-          revision,
-          event.type,
-          toJson(event.data),
-          toJson(event.metadata),
-          recordedAt,
-        ).lastInsertRowid,
-      );
-    }
-    return { nextRevision: revision, position };
-  }
-
-  private conflictingId(events: readonly NewEvent[]): string {
-    const seen = new Set<string>();
-    for (const { id } of events) {
-      if (seen.has(id) || this.findEvent.get(id)) return id;
-      seen.add(id);
-    }
-    return events[0]?.id ?? '';
-  }
-
-  /** The result of an earlier append of exactly these events, if it happened. */
-  private storedAppend(streamId: string, events: readonly NewEvent[]): AppendResult | undefined {
-    const first = events[0];
-    const stored = first && this.findEvent.get(first.id);
-    if (!first || !stored) return undefined;
-    if (stored.streamId !== streamId) throw new DuplicateEventIdError(first.id);
-    const lastRevision = stored.revision + events.length - 1;
-    const rows = this.idsInRange.all(streamId, stored.revision, lastRevision);
-    events.forEach((event, index) => {
-      if (rows[index]?.id !== event.id) throw new DuplicateEventIdError(event.id);
+  private commitGroup(): Promise<void> {
+    this.groupScheduled = false;
+    if (this.inFlight) return this.inFlight;
+    if (this.queue.length === 0) return Promise.resolve();
+    const group = this.takeGroup();
+    const written = this.writer.write(group).then(
+      (settled) => this.answer(group, settled),
+      (error: unknown) => {
+        for (const append of group) append.reject(error);
+      },
+    );
+    this.inFlight = written.finally(() => {
+      this.inFlight = undefined;
+      this.scheduleGroup();
     });
-    return { nextRevision: lastRevision, position: rows[rows.length - 1]?.position ?? -1 };
+    return this.inFlight;
+  }
+
+  /** The queue's first appends, up to `maxGroupEvents` events (at least one append). */
+  private takeGroup(): QueuedAppend[] {
+    let events = 0;
+    let count = 0;
+    for (const append of this.queue) {
+      if (count > 0 && events + append.events.length > this.maxGroupEvents) break;
+      events += append.events.length;
+      count += 1;
+    }
+    const group = count === this.queue.length ? this.queue : this.queue.slice(0, count);
+    this.queue = count === this.queue.length ? [] : this.queue.slice(count);
+    this.queuedEvents -= events;
+    return group;
+  }
+
+  private answer(group: readonly QueuedAppend[], settled: readonly Settled[]): void {
+    this.commits += 1;
+    this.appends += group.length;
+    let wrote = false;
+    group.forEach((append, index) => {
+      const outcome = settled[index];
+      if (!outcome) return append.reject(new Error('The event log writer lost an append'));
+      if (!outcome.ok) return append.reject(conflictError(outcome.conflict));
+      wrote ||= append.events.length > 0;
+      append.resolve(outcome.result);
+    });
+    if (wrote) for (const subscription of this.subscriptions) subscription.wake();
   }
 
   private readAllNow(options: ReadAllOptions): RecordedEvent[] {
@@ -289,6 +307,88 @@ export class SqliteEventStore implements EventStore {
     return limit === NO_LIMIT ? rows : rows.slice(0, limit);
   }
 }
+
+const inlineWriter = (writer: SqliteLogWriter): GroupWriter => ({
+  write: (group) => attempt(() => writer.write(group)),
+  close: () => Promise.resolve(),
+});
+
+type WriterReply =
+  | { readonly settled: Settled[] }
+  | { readonly failed: { readonly message: string; readonly code?: string } }
+  | { readonly closed: true };
+
+/**
+ * The writer thread (`sqlite-log-writer.worker.mjs`), started with the first append. It holds the
+ * process open only while a group is being written. If it dies, the group in flight fails (its
+ * appends may or may not have committed, as after any lost reply) and the next append starts a new
+ * one.
+ */
+class ThreadWriter implements GroupWriter {
+  private worker: Worker | undefined;
+  private pending:
+    { resolve: (reply: WriterReply) => void; reject: (error: unknown) => void } | undefined;
+
+  constructor(
+    private readonly filename: string,
+    private readonly busyTimeoutMs: number,
+  ) {}
+
+  async write(group: readonly EncodedAppend[]): Promise<Settled[]> {
+    const message = group.map(({ streamId, events, expected }) => ({ streamId, events, expected }));
+    const reply = await this.request({ group: message });
+    if ('settled' in reply) return reply.settled;
+    if ('failed' in reply) throw writerError(reply.failed);
+    throw new Error('The event log writer stopped');
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    if (!worker) return;
+    await this.request({ close: true });
+    this.worker = undefined;
+    await worker.terminate();
+  }
+
+  private request(message: unknown): Promise<WriterReply> {
+    const worker = (this.worker ??= this.start());
+    return new Promise((resolve, reject) => {
+      this.pending = { resolve, reject };
+      worker.ref();
+      worker.postMessage(message);
+    });
+  }
+
+  private start(): Worker {
+    const worker = new Worker(new URL('./sqlite-log-writer.worker.mjs', import.meta.url), {
+      workerData: { filename: this.filename, busyTimeoutMs: this.busyTimeoutMs },
+    });
+    worker.unref();
+    worker.on('message', (reply: WriterReply) => {
+      worker.unref();
+      const pending = this.pending;
+      this.pending = undefined;
+      pending?.resolve(reply);
+    });
+    const stopped = (error: unknown) => {
+      if (this.worker === worker) this.worker = undefined;
+      const pending = this.pending;
+      this.pending = undefined;
+      pending?.reject(error);
+    };
+    worker.on('error', stopped);
+    worker.on('exit', (code) => stopped(new Error(`The event log writer exited (${code})`)));
+    return worker;
+  }
+}
+
+const conflictError = (conflict: AppendConflict): Error =>
+  conflict.kind === 'wrong-revision'
+    ? new WrongExpectedRevisionError(conflict.streamId, conflict.expected, conflict.actual)
+    : new DuplicateEventIdError(conflict.eventId);
+
+const writerError = (failed: { message: string; code?: string }): Error =>
+  Object.assign(new Error(failed.message), failed.code ? { code: failed.code } : {});
 
 const delivering = new AsyncLocalStorage<PollingSubscription>();
 
@@ -369,20 +469,6 @@ class PollingSubscription implements Subscription {
       };
     });
   }
-}
-
-function isExpected(expected: ExpectedRevision, tail: StreamTail | undefined): boolean {
-  if (expected === 'any') return true;
-  if (expected === 'no_stream') return tail === undefined;
-  return tail?.revision === expected;
-}
-
-function isEventIdConflict(error: unknown): boolean {
-  return (
-    error instanceof Database.SqliteError &&
-    error.code === 'SQLITE_CONSTRAINT_UNIQUE' &&
-    error.message.includes('events.event_id')
-  );
 }
 
 function toJson(value: unknown): string {
