@@ -1,19 +1,24 @@
 /**
- * 1. Rebuild rate: every projection built from zero over a log of at least 100,000 events.
+ * 1. Rebuild rate: every projection built from zero over a log of at least 100,000 events, beside
+ *    the raw limit measured on the same rows in the same run (`raw-rebuild.ts`: read, parse,
+ *    upsert one document per event in 1,000-row commits), and the read store's size beside the
+ *    event log's.
  * 2. Lag: bids arrive at a steady rate through the engine; the time from each bid's
  *    acknowledgement until the catalog has applied it (p50/p99).
  * Prints one JSON line.   npm run bench:projections [-- --quick] [-- --events 100000 --rate 500]
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
 import { Engine, type NewEvent, SqliteEventStore } from '@auction/engine';
 import { allProjections } from '../src/index';
 import { SqliteReadStore } from '../src/read-store/sqlite-read-store';
 import { ProjectionRunner } from '../src/runner/projection-runner';
 import { EventLog, T0 } from '../src/testing/event-log';
+import { rawRebuild } from './raw-rebuild';
 
 const { values } = parseArgs({
   options: {
@@ -32,6 +37,27 @@ const percentile = (sorted: readonly number[], p: number) =>
     ? 0
     : (sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0);
 const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+
+/** A SQLite database's size on disk: its file and its write-ahead log after a checkpoint. */
+const sqliteBytes = (filename: string): number => {
+  const db = new Database(filename);
+  try {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
+  }
+  return [filename, `${filename}-wal`].reduce(
+    (sum, file) => sum + (existsSync(file) ? statSync(file).size : 0),
+    0,
+  );
+};
+
+/** The raw limit: the better of two runs, one before the rebuild and one after. */
+const rawRate = (eventsFile: string, dir: string, run: number): number => {
+  const { events, seconds } = rawRebuild(eventsFile, join(dir, `raw-${run}.sqlite`));
+  console.error(`raw rebuild ${run}: ${events} events in ${seconds.toFixed(2)} s`);
+  return events / seconds;
+};
 
 /** A realistic mix: auctions with bids, raises, retractions, closes, in 8 categories. */
 const buildHistory = (target: number): EventLog => {
@@ -74,7 +100,8 @@ const buildHistory = (target: number): EventLog => {
 
 const main = async () => {
   const dir = mkdtempSync(join(tmpdir(), 'bench-projections-'));
-  const events = new SqliteEventStore({ filename: join(dir, 'events.sqlite') });
+  const eventsFile = join(dir, 'events.sqlite');
+  const events = new SqliteEventStore({ filename: eventsFile });
 
   const history = buildHistory(targetEvents);
   const byStream = new Map<string, NewEvent[]>();
@@ -86,7 +113,9 @@ const main = async () => {
   for (const [streamId, list] of byStream) await events.append(streamId, list, 'no_stream');
   const logged = (await events.headPosition()) ?? 0;
 
-  const rebuildStore = new SqliteReadStore({ filename: join(dir, 'rebuild.sqlite') });
+  const rawBefore = rawRate(eventsFile, dir, 1);
+  const readFile = join(dir, 'rebuild.sqlite');
+  const rebuildStore = new SqliteReadStore({ filename: readFile });
   const rebuild = new ProjectionRunner({
     source: events,
     store: rebuildStore,
@@ -96,6 +125,11 @@ const main = async () => {
   const rebuildStarted = performance.now();
   await rebuild.start();
   const rebuildSeconds = (performance.now() - rebuildStarted) / 1000;
+  console.error(`rebuild: ${logged} events in ${rebuildSeconds.toFixed(2)} s`);
+  const readStoreBytes = sqliteBytes(readFile);
+  const eventLogBytes = sqliteBytes(eventsFile);
+  const rawRebuildEventsPerSec = Math.max(rawBefore, rawRate(eventsFile, dir, 2));
+  const rebuildEventsPerSec = logged / rebuildSeconds;
 
   const bus = new Engine({ store: events });
   await bus.seedFixedCategories(new Date().toISOString());
@@ -167,7 +201,12 @@ const main = async () => {
       rebuildEvents: logged,
       projections: allProjections.length,
       rebuildSeconds: round(rebuildSeconds),
-      rebuildEventsPerSec: Math.round(logged / rebuildSeconds),
+      rebuildEventsPerSec: Math.round(rebuildEventsPerSec),
+      rawRebuildEventsPerSec: Math.round(rawRebuildEventsPerSec),
+      ratio: round(rebuildEventsPerSec / rawRebuildEventsPerSec, 3),
+      readStoreBytes,
+      eventLogBytes,
+      sizeRatio: round(readStoreBytes / eventLogBytes),
       lagBidsPerSec: rate,
       lagSamples: lags.length,
       lagP50Ms: round(percentile(lags, 0.5)),

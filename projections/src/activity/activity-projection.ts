@@ -22,6 +22,8 @@ export const activityAuctions: CollectionSpec = {
 export const activityHistory: CollectionSpec = {
   name: 'activity_history',
   indexes: ['userId', 'type', 'date', 'auctionId'],
+  // A user's entries newest first (of one type: filtered on the way); an auction's (audit).
+  compoundIndexes: [['userId', 'date'], ['auctionId']],
 };
 
 /** Per-user counters (by user id), kept incrementally. */

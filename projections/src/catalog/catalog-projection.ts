@@ -55,10 +55,17 @@ export type CatalogCategoryDoc = Doc & CatalogCategory;
 export const catalogAuctions: CollectionSpec = {
   name: 'catalog_auctions',
   indexes: ['status', 'sellerId', 'createdAt', 'title', 'categoryName'],
+  // Lists: Live newest first (title and category filtered on the way); a seller's, newest first.
+  compoundIndexes: [['status', 'createdAt'], ['sellerId', 'createdAt'], ['categoryName']],
 };
 export const catalogBids: CollectionSpec = {
   name: 'catalog_bids',
   indexes: ['auctionId', 'amount', 'retracted', 'bidderId'],
+  // An auction's standing bids, highest first; a bidder's standing bids (account deletion).
+  compoundIndexes: [
+    ['auctionId', 'retracted', 'amount'],
+    ['bidderId', 'retracted'],
+  ],
 };
 export const catalogCategories: CollectionSpec = {
   name: 'catalog_categories',

@@ -6,8 +6,17 @@ import type { ProjectedEvent, Projection, UnitOfWork } from '../runner/projectio
 /** The collections of the `notifications` projection. */
 export const notificationsCollections = {
   auctions: { name: 'notifications_auctions', indexes: [] },
-  bids: { name: 'notifications_bids', indexes: ['auctionId', 'retracted'] },
-  items: { name: 'notifications_items', indexes: ['userId', 'position'] },
+  bids: {
+    name: 'notifications_bids',
+    indexes: ['auctionId', 'retracted'],
+    compoundIndexes: [['auctionId', 'retracted']],
+  },
+  // A user's newest first; by position alone for the audit.
+  items: {
+    name: 'notifications_items',
+    indexes: ['userId', 'position'],
+    compoundIndexes: [['userId', 'position'], ['position']],
+  },
 } as const satisfies Record<string, CollectionSpec>;
 
 const AUCTIONS = notificationsCollections.auctions.name;

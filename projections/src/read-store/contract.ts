@@ -127,6 +127,62 @@ export function describeReadStoreContract(
         expect(ids(await store.find(items, { where: { title: 'Desk' } }))).toEqual(['b']);
       });
 
+      it('answers every query the same whichever indexes are built', async () => {
+        const fields = ['seller', 'rank', 'title'];
+        const plain = await declare('plain', fields);
+        const compound = named('compound');
+        await store.ensureCollections([
+          { name: compound, indexes: fields, compoundIndexes: [['seller', 'rank']] },
+        ]);
+        // Documents as projections write them: `_id` and `_position` first.
+        const docs = [
+          { _id: 'a', _position: 1, seller: 's2', rank: 2, title: 'Lamp' },
+          { _id: 'b', _position: 1, seller: 's1', rank: 1, title: 'desk lamp' },
+          { _id: 'c', _position: 1, seller: null, title: 'Chair' },
+          { _id: 'd', _position: 1, seller: 's1', rank: 3, title: 'Stool' },
+        ];
+        for (const collection of [plain, compound]) {
+          await store.commit(
+            named('p'),
+            docs.map((d) => put(collection, d)),
+            1,
+          );
+        }
+        const queries: FindOptions[] = [
+          { where: { seller: 's1' }, orderBy: [{ field: 'rank', direction: 'desc' }] },
+          { where: { rank: 2 } },
+          {
+            where: { title: { contains: 'LAMP' } },
+            orderBy: [{ field: 'seller', direction: 'asc' }],
+          },
+          { orderBy: [{ field: 'title', direction: 'asc' }], limit: 3 },
+          { where: { seller: { in: ['s2', null] } } },
+        ];
+        for (const query of queries) {
+          const expected = JSON.stringify(await store.find(plain, query));
+          expect(JSON.stringify(await store.find(compound, query))).toBe(expected);
+        }
+        expect(ids(await store.find(compound, queries[0]))).toEqual(['d', 'b']);
+        expect(await store.count(compound, { seller: 's1' })).toBe(2);
+
+        // Declared again with other indexes: the same answers.
+        await store.ensureCollections([
+          { name: compound, indexes: fields, compoundIndexes: [['rank'], ['title', 'seller']] },
+        ]);
+        for (const query of queries) {
+          const expected = JSON.stringify(await store.find(plain, query));
+          expect(JSON.stringify(await store.find(compound, query))).toBe(expected);
+        }
+      });
+
+      it('refuses an index on a field that is not declared indexed', async () => {
+        await expect(
+          store.ensureCollections([
+            { name: named('bad'), indexes: ['a'], compoundIndexes: [['a', 'b']] },
+          ]),
+        ).rejects.toThrow(/not b/);
+      });
+
       it('keeps collections apart, even one named like another plus a field', async () => {
         const first = await declare('c', ['x']);
         const second = `${first}_x`;
@@ -194,6 +250,37 @@ export function describeReadStoreContract(
 
         expect(await store.get(items, 'rich')).toEqual(rich);
         expect(await store.find(items, { where: { title: { contains: '拍卖' } } })).toEqual([rich]);
+      });
+
+      it('round-trips documents byte for byte, whatever the order of their fields', async () => {
+        const items = await declare('items', ['title']);
+        const shapes: Doc[] = [
+          { _id: 'first', _position: 4, title: 'Lamp', rank: 1, nested: { a: [1, 'two', null] } },
+          { _id: 'bare', _position: 5 },
+          { _id: 'zero', _position: 0, title: null },
+          { _id: 'quote"d', _position: 6, title: 'say "hi"' },
+          { _id: 'late', title: 'Position last', rank: 2, _position: 7 },
+        ];
+        await store.commit(
+          named('p'),
+          shapes.map((d) => put(items, d)),
+          7,
+        );
+        for (const shape of shapes) {
+          expect(JSON.stringify(await store.get(items, shape._id))).toBe(JSON.stringify(shape));
+        }
+        const found = await store.getMany(
+          items,
+          shapes.map((d) => d._id),
+        );
+        expect(JSON.stringify(shapes.map((d) => found.get(d._id)))).toBe(JSON.stringify(shapes));
+        expect(ids(await store.find(items, { where: { title: 'Lamp' } }))).toEqual(['first']);
+        expect(ids(await store.find(items, { where: { title: null } }))).toEqual(['bare', 'zero']);
+
+        // An index field added later covers them too.
+        await store.ensureCollections([{ name: items, indexes: ['title', 'rank'] }]);
+        expect(ids(await store.find(items, { where: { rank: 1 } }))).toEqual(['first']);
+        expect(ids(await store.find(items, { where: { rank: 2 } }))).toEqual(['late']);
       });
 
       it('upserts and removes outside projections, without the position guard', async () => {

@@ -16,6 +16,7 @@ import type {
 } from 'mongodb';
 import { caseVariants } from './query-semantics';
 import {
+  indexesOf,
   reservedCollectionNames,
   type CollectionSpec,
   type Condition,
@@ -311,7 +312,11 @@ export class MongoReadStore implements ReadStore {
       const name = `rm_${checkCollectionName(spec.name)}`;
       await createIfMissing(this.db, name);
       const collection = this.db.collection(name);
-      for (const field of spec.indexes) await collection.createIndex({ [checkName(field)]: 1 });
+      for (const fields of indexesOf(spec)) {
+        await collection.createIndex(
+          Object.fromEntries(fields.map((field) => [checkName(field), 1])),
+        );
+      }
       this.specs.set(spec.name, spec);
     }
   }

@@ -33,7 +33,27 @@ export interface CollectionSpec {
   readonly name: string;
   /** Top-level fields with index values that queries filter or order by. */
   readonly indexes: readonly string[];
+  /**
+   * The indexes to build, each a list of fields from `indexes` (equality on the leading ones,
+   * order by the next): as many as the queries need, since every one costs each write. Default:
+   * one per field of `indexes`. Only speed depends on it; what a query answers never does.
+   */
+  readonly compoundIndexes?: readonly (readonly string[])[];
 }
+
+/** The indexes a collection builds: its compound ones, or one per indexed field. */
+export const indexesOf = (spec: CollectionSpec): readonly (readonly string[])[] => {
+  const compound = spec.compoundIndexes ?? spec.indexes.map((field) => [field]);
+  for (const fields of compound) {
+    const unknown = fields.find((field) => !spec.indexes.includes(field));
+    if (fields.length === 0 || unknown !== undefined) {
+      throw new Error(
+        `Collection ${spec.name}: an index is made of its indexed fields, not ${unknown ?? 'none'}`,
+      );
+    }
+  }
+  return compound;
+};
 
 /** Equality, a case-insensitive substring (`contains`), or membership (`in`) on indexed fields. */
 export type Condition =

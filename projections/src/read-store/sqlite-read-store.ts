@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import {
+  indexesOf,
   reservedCollectionNames,
   type CollectionSpec,
   type Condition,
@@ -18,8 +19,33 @@ export interface SqliteReadStoreOptions {
 }
 
 interface Row {
+  readonly id: string;
+  readonly position: number;
   readonly doc: string;
 }
+
+/**
+ * A document's text as stored: its `_id` and `_position` are the row's own columns, so when the
+ * JSON starts with them (as every projection's documents do) they are cut off, along with the
+ * opening brace; a text that starts with `{` is a whole document (older rows, other shapes).
+ */
+const encode = (doc: Doc): string => {
+  const json = JSON.stringify(doc);
+  if (!Number.isSafeInteger(doc._position)) return json;
+  const head = `{"_id":${JSON.stringify(doc._id)},"_position":${doc._position}`;
+  if (!json.startsWith(head)) return json;
+  return json.length === head.length + 1 ? '}' : json.slice(head.length + 1);
+};
+
+const decode = (row: Row): Doc =>
+  JSON.parse(
+    row.doc.charCodeAt(0) === 123 // '{'
+      ? row.doc
+      : `{"_id":${JSON.stringify(row.id)},"_position":${row.position}${row.doc === '}' ? '' : ','}${row.doc}`,
+  ) as Doc;
+
+/** SQL for the document as JSON, whole or cut (see `encode`), for json_extract. */
+const DOC_JSON = "CASE WHEN substr(doc, 1, 1) = '{' THEN doc ELSE '{' || doc END";
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const checkName = (name: string): string => {
@@ -90,9 +116,26 @@ export class SqliteReadStore implements ReadStore {
           const col = column(field);
           if (!existing.has(`ix_${field}`)) {
             this.db.exec(`ALTER TABLE ${t} ADD COLUMN ${col}`);
-            this.db.exec(`UPDATE ${t} SET ${col} = json_extract(doc, '$.${checkName(field)}')`);
+            this.db.exec(
+              `UPDATE ${t} SET ${col} = json_extract(${DOC_JSON}, '$.${checkName(field)}')`,
+            );
           }
-          this.db.exec(`CREATE INDEX IF NOT EXISTS "rm_${spec.name}(${field})" ON ${t} (${col})`);
+        }
+        // The declared indexes, and none of ours that is no longer declared (each costs writes).
+        const wanted = new Map(
+          indexesOf(spec).map((fields) => [`rm_${spec.name}(${fields.join(',')})`, fields]),
+        );
+        const built = (this.db.prepare(`PRAGMA index_list(${t})`).all() as { name: string }[]).map(
+          (index) => index.name,
+        );
+        for (const name of built) {
+          if (name.startsWith(`rm_${spec.name}(`) && !wanted.has(name))
+            this.db.exec(`DROP INDEX "${name}"`);
+        }
+        for (const [name, fields] of wanted) {
+          this.db.exec(
+            `CREATE INDEX IF NOT EXISTS "${name}" ON ${t} (${fields.map(column).join(', ')})`,
+          );
         }
         this.specs.set(spec.name, spec);
         this.statements.delete(`put:${spec.name}`);
@@ -103,20 +146,22 @@ export class SqliteReadStore implements ReadStore {
 
   get(collection: string, id: string): Promise<Doc | undefined> {
     return attempt(() => {
-      const row = this.statement(`SELECT doc FROM ${this.table(collection)} WHERE id = ?`).get(
-        id,
-      ) as Row | undefined;
-      return row ? (JSON.parse(row.doc) as Doc) : undefined;
+      const row = this.statement(
+        `SELECT id, position, doc FROM ${this.table(collection)} WHERE id = ?`,
+      ).get(id) as Row | undefined;
+      return row ? decode(row) : undefined;
     });
   }
 
   getMany(collection: string, ids: readonly string[]): Promise<Map<string, Doc>> {
     return attempt(() => {
       const found = new Map<string, Doc>();
-      const select = this.statement(`SELECT doc FROM ${this.table(collection)} WHERE id = ?`);
+      const select = this.statement(
+        `SELECT id, position, doc FROM ${this.table(collection)} WHERE id = ?`,
+      );
       for (const id of new Set(ids)) {
         const row = select.get(id) as Row | undefined;
-        if (row) found.set(id, JSON.parse(row.doc) as Doc);
+        if (row) found.set(id, decode(row));
       }
       return found;
     });
@@ -134,8 +179,8 @@ export class SqliteReadStore implements ReadStore {
         .join(', ');
       const limit = options.limit === undefined ? '' : ' LIMIT ?';
       if (options.limit !== undefined) params.push(options.limit);
-      const sql = `SELECT doc FROM ${this.table(collection)}${clause} ORDER BY ${order}${limit}`;
-      return (this.statement(sql).all(...params) as Row[]).map((r) => JSON.parse(r.doc) as Doc);
+      const sql = `SELECT id, position, doc FROM ${this.table(collection)}${clause} ORDER BY ${order}${limit}`;
+      return (this.statement(sql).all(...params) as Row[]).map(decode);
     });
   }
 
@@ -237,7 +282,7 @@ export class SqliteReadStore implements ReadStore {
       );
       this.statements.set(key, statement);
     }
-    const params: unknown[] = [doc._id, doc._position, JSON.stringify(doc)];
+    const params: unknown[] = [doc._id, doc._position, encode(doc)];
     for (const field of spec.indexes) params.push(toParam(toIndexValue(doc[field])));
     statement.run(...params);
   }

@@ -6,7 +6,7 @@ import { SqliteEventStore } from '@auction/engine';
 import { SqliteReadStore } from '../read-store/sqlite-read-store';
 import type { Doc } from '../read-store/read-store';
 import type { Projection } from './projection';
-import { ProjectionRunner } from './projection-runner';
+import { type EventSource, ProjectionRunner } from './projection-runner';
 
 /** Counts events per stream and remembers the last type: enough to see every event applied once. */
 const counter = (name = 'counter', fail?: (position: number) => boolean): Projection => ({
@@ -139,6 +139,117 @@ describe('projection runner', () => {
     await r.waitFor(position, ['flaky'], 5000);
     expect(await count('flaky_streams', 's-1')).toBe(5);
     expect((await r.status())[0]?.error).toBeUndefined();
+  });
+
+  it('catches several projections up with one read of the log, each from its own checkpoint', async () => {
+    await events.append(
+      's-1',
+      Array.from({ length: 40 }, () => ev('A')),
+      'no_stream',
+    );
+    const ahead = runner([counter('ahead')]);
+    await ahead.start();
+    await ahead.stop();
+    await events.append(
+      's-1',
+      Array.from({ length: 60 }, () => ev('A')),
+      39,
+    );
+    let subscriptions = 0;
+    let delivered = 0;
+    const counting: EventSource = {
+      headPosition: () => events.headPosition(),
+      subscribe: (options) => {
+        subscriptions++;
+        return events.subscribe({
+          ...options,
+          onEvents: (batch) => {
+            delivered += batch.length;
+            return options.onEvents(batch);
+          },
+        });
+      },
+    };
+    const r = new ProjectionRunner({
+      source: counting,
+      store: read,
+      projections: [counter('ahead'), counter('one'), counter('two'), counter('three')],
+      catchUpBatchSize: 30,
+    });
+    runners.push(r);
+    await r.start();
+    for (const name of ['ahead', 'one', 'two', 'three']) {
+      expect(await count(`${name}_streams`, 's-1')).toBe(100);
+    }
+    // One shared read of the 100 events, then one live subscription each (nothing left to read).
+    expect(delivered).toBe(100);
+    expect(subscriptions).toBe(5);
+
+    await r.rebuild(['one', 'two']);
+    expect(delivered).toBe(200);
+    for (const name of ['ahead', 'one', 'two', 'three']) {
+      expect(await count(`${name}_streams`, 's-1')).toBe(100);
+    }
+  });
+
+  it('goes on with the others when one projection fails during a shared catch-up, and retries it alone', async () => {
+    await events.append(
+      's-1',
+      Array.from({ length: 50 }, () => ev('A')),
+      'no_stream',
+    );
+    let failing = true;
+    const errors: string[] = [];
+    const r = new ProjectionRunner({
+      source: events,
+      store: read,
+      projections: [counter('steady'), counter('flaky', (p) => failing && p === 25)],
+      catchUpBatchSize: 10,
+      retryMs: 20,
+      onError: (e, name) => errors.push(`${name}: ${String(e)}`),
+    });
+    runners.push(r);
+    await r.start();
+    expect(await count('steady_streams', 's-1')).toBe(50);
+    expect(await read.checkpoint('flaky')).toBe(20);
+    expect(errors).toEqual(['flaky: Error: cannot apply 25']);
+    failing = false;
+    await r.waitFor(50, ['flaky'], 5000);
+    expect(await count('flaky_streams', 's-1')).toBe(50);
+  });
+
+  it('stops during a shared catch-up without waiting for it to end', async () => {
+    await events.append(
+      's-1',
+      Array.from({ length: 30 }, () => ev('A')),
+      'no_stream',
+    );
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow: EventSource = {
+      headPosition: () => events.headPosition(),
+      subscribe: (options) =>
+        events.subscribe({
+          ...options,
+          onEvents: async (batch) => {
+            await held;
+            return options.onEvents(batch);
+          },
+        }),
+    };
+    const r = new ProjectionRunner({
+      source: slow,
+      store: read,
+      projections: [counter('one'), counter('two')],
+      catchUpBatchSize: 10,
+    });
+    const starting = r.start();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const stopping = r.stop();
+    release();
+    await stopping;
+    await starting;
+    expect(await read.checkpoint('one')).toBeLessThanOrEqual(10);
   });
 
   it('keeps projections independent: each has its own checkpoint', async () => {

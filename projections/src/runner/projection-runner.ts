@@ -49,7 +49,14 @@ export interface RunnerOptions {
   readonly source: EventSource;
   readonly store: ReadStore;
   readonly projections: readonly Projection[];
+  /** Largest batch a live subscription delivers (default 500). */
   readonly batchSize?: number;
+  /**
+   * Events per batch while projections catch up from far behind (at start, after a rebuild, when
+   * a lease moves here): the log is read and parsed once for all of them, in batches this large,
+   * each applied in memory and committed in bulk (default 10,000).
+   */
+  readonly catchUpBatchSize?: number;
   /** Wait before resubscribing after a failed batch. */
   readonly retryMs?: number;
   readonly onError?: (error: unknown, projection: string) => void;
@@ -92,6 +99,7 @@ interface Running {
 type Lease = Required<LeaseOptions>;
 
 const DEFAULT_TTL_MS = 10_000;
+const DEFAULT_CATCH_UP_BATCH = 10_000;
 const DEFAULT_FOLLOW_POLL_MS = 50;
 
 const leaseDefaults = (options: LeaseOptions): Lease => {
@@ -167,6 +175,8 @@ export class ProjectionRunner {
   private readonly running = new Map<string, Running>();
   private readonly specs = new Map<string, CollectionSpec>();
   private readonly lease: Lease | undefined;
+  /** Shared catch-up reads in progress (closed by `stop`). */
+  private readonly catchUps = new Set<{ close(): Promise<void> }>();
   private renewTimer: NodeJS.Timeout | undefined;
   private stopped = false;
 
@@ -200,22 +210,25 @@ export class ProjectionRunner {
     await this.options.store.ensureCollections([...this.specs.values()]);
     const lease = this.lease;
     if (!lease) {
-      await Promise.all([...this.running.values()].map((r) => this.subscribe(r)));
+      await this.catchUpAndSubscribe([...this.running.values()]);
       return;
     }
+    const taken: Running[] = [];
     const taking = Promise.all(
-      [...this.running.values()].map((r) => this.leaseRound(r, lease, true)),
+      [...this.running.values()].map((r) => this.leaseRound(r, lease, taken)),
     );
     // Renewals run during the catch-up too, however long it takes.
     this.renewTimer = setInterval(() => this.tick(lease), lease.renewMs);
     this.renewTimer.unref();
     await taking;
+    await this.catchUpAndSubscribe(taken);
   }
 
   /** Closes the subscriptions, then releases the leases this node holds (best effort). */
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.renewTimer);
+    await Promise.all([...this.catchUps].map((catchUp) => catchUp.close()));
     for (const r of this.running.values()) {
       clearTimeout(r.retry);
       clearTimeout(r.expiry);
@@ -231,26 +244,36 @@ export class ProjectionRunner {
     await Promise.all([...this.running.values()].map((r) => this.release(r, lease)));
   }
 
-  /** Empties a projection and builds it again from position 0; resolves when it has caught up. */
-  async rebuild(name: string): Promise<void> {
-    const r = this.running.get(name);
-    if (!r)
-      throw new Error(`Unknown projection ${name}; known: ${[...this.running.keys()].join(', ')}`);
-    if (!r.held) {
-      throw new Error(
-        `Projection ${name} runs on another node (this node does not hold its lease): rebuild it there`,
+  /**
+   * Empties one projection, or several, and builds them again from position 0, reading the log
+   * once for all of them; resolves when they have caught up.
+   */
+  async rebuild(names: string | readonly string[]): Promise<void> {
+    const chosen = (typeof names === 'string' ? [names] : [...new Set(names)]).map((name) => {
+      const r = this.running.get(name);
+      if (!r)
+        throw new Error(
+          `Unknown projection ${name}; known: ${[...this.running.keys()].join(', ')}`,
+        );
+      if (!r.held) {
+        throw new Error(
+          `Projection ${name} runs on another node (this node does not hold its lease): rebuild it there`,
+        );
+      }
+      return r;
+    });
+    for (const r of chosen) {
+      clearTimeout(r.retry);
+      await r.subscription?.close();
+      r.subscription = undefined;
+      await this.confirmLease(r);
+      await this.options.store.reset(
+        r.projection.name,
+        r.projection.collections.map((c) => c.name),
       );
+      r.position = 0;
     }
-    clearTimeout(r.retry);
-    await r.subscription?.close();
-    r.subscription = undefined;
-    await this.confirmLease(r);
-    await this.options.store.reset(
-      name,
-      r.projection.collections.map((c) => c.name),
-    );
-    r.position = 0;
-    await this.subscribe(r);
+    await this.catchUpAndSubscribe(chosen);
   }
 
   async status(): Promise<ProjectionStatus[]> {
@@ -307,6 +330,109 @@ export class ProjectionRunner {
         this.pollFollowed(r);
       }
     });
+  }
+
+  /**
+   * Catches the projections up together, then subscribes each from its checkpoint (the few events
+   * appended meanwhile, then live). Resolves once every one of them has caught up or failed (a
+   * failure is reported and retried alone, as a failed batch is).
+   */
+  private async catchUpAndSubscribe(group: readonly Running[]): Promise<void> {
+    const ready = await this.catchUpTogether(group);
+    await Promise.all(
+      ready.map((r) =>
+        this.subscribe(r).catch((error: unknown) => this.failed(r, r.generation, error)),
+      ),
+    );
+  }
+
+  /**
+   * One read of the log for several projections up to its head as of now: from the lowest of
+   * their checkpoints, in batches of `catchUpBatchSize`, each batch handed to every projection
+   * that has not yet seen its events and committed in bulk. A projection that fails, or whose
+   * lease is lost, leaves the group (a failure is retried alone); the others go on. Returns those
+   * that caught up.
+   */
+  private async catchUpTogether(group: readonly Running[]): Promise<Running[]> {
+    let members: { readonly r: Running; readonly generation: number }[] = [];
+    const leave = (r: Running, generation: number, error: unknown) => {
+      members = members.filter((member) => member.r !== r);
+      this.failed(r, generation, error);
+    };
+    for (const r of group) {
+      if (this.stopped || !r.held) continue;
+      const generation = ++r.generation;
+      try {
+        // A batch the last holder of the lease (maybe this node) has in flight lands first.
+        await r.closing;
+        const checkpoint = await this.options.store.checkpoint(r.projection.name);
+        if (generation !== r.generation || this.stopped) continue;
+        r.position = checkpoint ?? 0;
+        this.resolveWaiters(r);
+        members.push({ r, generation });
+      } catch (error) {
+        this.failed(r, generation, error);
+      }
+    }
+    // Without those whose lease was lost, or that another catch-up or subscription took over.
+    const current = () => members.filter(({ r, generation }) => generation === r.generation);
+    if (members.length === 0) return [];
+    let head: number;
+    try {
+      head = (await this.options.source.headPosition()) ?? 0;
+    } catch (error) {
+      for (const { r, generation } of members) leave(r, generation, error);
+      return [];
+    }
+    const from = Math.min(...members.map(({ r }) => r.position));
+    if (from < head) {
+      let done = false;
+      let settle: (error?: unknown) => void = () => undefined;
+      const finished = new Promise<void>((resolve, reject) => {
+        settle = (error) =>
+          error === undefined
+            ? resolve()
+            : reject(error instanceof Error ? error : new Error(messageOf(error)));
+      });
+      const finish = (error?: unknown) => {
+        done = true;
+        settle(error);
+      };
+      const read = this.options.source.subscribe({
+        ...(from > 0 ? { afterPosition: from } : {}),
+        batchSize: this.options.catchUpBatchSize ?? DEFAULT_CATCH_UP_BATCH,
+        onEvents: async (events) => {
+          const last = events[events.length - 1];
+          if (done) return;
+          for (const { r, generation } of current()) {
+            const start = events.findIndex((event) => event.position > r.position);
+            if (start < 0) continue;
+            try {
+              await this.apply(r, generation, start === 0 ? events : events.slice(start));
+            } catch (error) {
+              leave(r, generation, error);
+            }
+          }
+          if (!last || last.position >= head || current().length === 0 || this.stopped) finish();
+        },
+        onError: (error) => finish(error ?? new Error('The catch-up read failed')),
+      });
+      this.catchUps.add(read);
+      // Caught up with the log as it is now; or closed (by `stop`), or failed (`onError` says why).
+      read.caughtUp.then(
+        () => finish(),
+        () => finish(),
+      );
+      try {
+        await finished;
+      } catch (error) {
+        for (const { r, generation } of current()) leave(r, generation, error);
+      } finally {
+        this.catchUps.delete(read);
+        await read.close();
+      }
+    }
+    return current().map(({ r }) => r);
   }
 
   private async subscribe(r: Running): Promise<void> {
@@ -368,19 +494,25 @@ export class ProjectionRunner {
     for (const w of due) w.resolve();
   }
 
-  /** Every `renewMs`: a lease round for each projection whose last round has finished. */
+  /**
+   * Every `renewMs`: a lease round for each projection whose last round has finished; the
+   * projections whose leases were just taken catch up together.
+   */
   private tick(lease: Lease): void {
-    for (const r of this.running.values()) void this.leaseRound(r, lease, false);
+    const taken: Running[] = [];
+    void Promise.all([...this.running.values()].map((r) => this.leaseRound(r, lease, taken))).then(
+      () => this.catchUpAndSubscribe(taken),
+    );
   }
 
   /**
-   * Renews or takes the projection's lease and acts on the answer: a lease just taken starts the
-   * subscription from the checkpoint (awaited to catch up only at start, so that a long catch-up
-   * never delays renewals); a lease another node holds makes or keeps this node a follower. A
-   * failed round is reported and tried again at the next tick; the expiry timer stops the
-   * projection if no round succeeds within the ttl.
+   * Renews or takes the projection's lease and acts on the answer: a lease just taken makes this
+   * node apply it (it joins `taken`, which the caller catches up and subscribes; the round itself
+   * never waits for a catch-up, so that a long one never delays renewals); a lease another node
+   * holds makes or keeps this node a follower. A failed round is reported and tried again at the
+   * next tick; the expiry timer stops the projection if no round succeeds within the ttl.
    */
-  private async leaseRound(r: Running, lease: Lease, catchUp: boolean): Promise<void> {
+  private async leaseRound(r: Running, lease: Lease, taken: Running[]): Promise<void> {
     if (r.renewing || this.stopped) return;
     r.renewing = true;
     const asked = Date.now();
@@ -408,7 +540,7 @@ export class ProjectionRunner {
     }
     // The store dated the lease after `asked`: it cannot expire before this timer fires.
     this.expireAt(r, asked + lease.ttlMs);
-    if (!r.held) await this.take(r, catchUp);
+    if (!r.held) this.take(r, taken);
   }
 
   private expireAt(r: Running, time: number): void {
@@ -420,15 +552,12 @@ export class ProjectionRunner {
     r.expiry.unref();
   }
 
-  /** Starts applying a projection whose lease this node has just taken. */
-  private async take(r: Running, catchUp: boolean): Promise<void> {
+  /** Marks a projection whose lease this node has just taken as applied here. */
+  private take(r: Running, taken: Running[]): void {
     r.held = true;
     clearTimeout(r.poll);
     r.poll = undefined;
-    const subscribing = this.subscribe(r).catch((error: unknown) =>
-      this.failed(r, r.generation, error),
-    );
-    if (catchUp) await subscribing;
+    taken.push(r);
   }
 
   /** Stops applying a projection at once: its lease is lost or may be. Reported through onError. */

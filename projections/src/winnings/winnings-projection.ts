@@ -7,7 +7,11 @@ import type { Projection, UnitOfWork } from '../runner/projection';
 export const winningsCollections = {
   categories: { name: 'winnings_categories', indexes: [] },
   auctions: { name: 'winnings_auctions', indexes: [] },
-  items: { name: 'winnings_items', indexes: ['winnerId', 'wonDate'] },
+  items: {
+    name: 'winnings_items',
+    indexes: ['winnerId', 'wonDate'],
+    compoundIndexes: [['winnerId', 'wonDate']],
+  },
 } as const satisfies Record<string, CollectionSpec>;
 
 const CATEGORIES = winningsCollections.categories.name;
