@@ -8,10 +8,17 @@ import {
   KafkaCluster,
   systemClock,
 } from '@auction/engine';
-import { ProjectionRunner, allProjections, notificationCursors } from '@auction/projections';
+import {
+  type EventSource,
+  ProjectionRunner,
+  type ReadStore,
+  allProjections,
+  notificationCursors,
+} from '@auction/projections';
 import type { AppDeps, ClusterHealth } from './app-deps';
 import { createApp } from './app';
 import { type Config, publicOrigin } from './config';
+import { Readiness } from './http/readiness';
 import { RealtimeGateway } from './realtime/gateway';
 import { RealtimeLink } from './realtime/realtime-link';
 import { openStores } from './stores';
@@ -21,20 +28,44 @@ export interface RunningServer {
   readonly port: number;
   readonly server: Server;
   readonly deps: AppDeps;
+  /**
+   * Resolves once the read models have caught up with the log as it stood at start (the server
+   * serves before that; see `startServer`).
+   */
+  readonly caughtUp: Promise<void>;
   /** Stops taking requests, drains commands in flight, stops the background work, closes stores. */
   close(): Promise<void>;
 }
 
 const defaultLog = (message: string, error?: unknown) => console.error(message, error ?? '');
 
+export interface StartOptions {
+  readonly clock?: Clock;
+  readonly log?: (message: string, error?: unknown) => void;
+  /**
+   * Test seam: the projections start applying the log only once this resolves, so a test can
+   * watch the server while its read models are behind.
+   */
+  readonly holdProjections?: Promise<void>;
+  /** How long a request that needs the read models waits for them at start; default 2 s. */
+  readonly readinessWaitMs?: number;
+}
+
 /**
  * The whole product in one process, on the stores the configuration picks (`openStores`):
  * embedded under DATA_DIR by default, EventStoreDB and MongoDB when configured. Resolves once it
- * can serve (read models caught up, overdue auctions closed).
+ * listens, which is as soon as the stores are open, the fixed categories seeded and the read
+ * models' collections exist: however long the log, it is never dark for minutes.
+ *
+ * In the background, after it listens: the projections catch up from their checkpoints (reads
+ * wait for them, briefly, then answer 503 until they reach the log's head as it was at start;
+ * writes need only the log and are taken at once; `GET /health` reports the lag), and the closing
+ * scheduler reads the auctions' lifecycle and closes those that ended while the server was down
+ * (the decider refuses a bid at or after an auction's end meanwhile, so nothing waits for it).
  */
 export const startServer = async (
   config: Config,
-  options: { clock?: Clock; log?: (message: string, error?: unknown) => void } = {},
+  options: StartOptions = {},
 ): Promise<RunningServer> => {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? defaultLog;
@@ -51,18 +82,32 @@ export const startServer = async (
   const engine = new Engine({ store: stores.events, clock, router: cluster ?? local });
   await engine.seedFixedCategories(new Date(clock.now()).toISOString());
   await notificationCursors(stores.read).init();
+  // Before listening, so that a request never meets a missing collection (the runner's `start`
+  // makes them too, but it runs in the background).
+  await stores.read.ensureCollections(
+    allProjections.flatMap((projection) => projection.collections),
+  );
+  // The read models are ready once they have applied this much of the log.
+  const startHead = (await stores.events.headPosition()) ?? 0;
   const realtime = new RealtimeLink(cluster, log);
+  const turn = turns();
   const runner = new ProjectionRunner({
-    source: stores.events,
-    store: stores.read,
+    source: yieldingSource(stores.events, turn),
+    store: yieldingReads(stores.read, turn),
     projections: allProjections,
     onError: (error, name) => log(`Projection ${name}:`, error),
-    onCommitted: (name, writes) => realtime.projectionCommitted(name, writes),
+    // What the catch-up re-creates from history is not news: the other nodes are not told of it.
+    onCommitted: (name, writes) => {
+      const news = writes.filter(
+        (write) => write.kind !== 'put' || write.doc._position > startHead,
+      );
+      if (news.length > 0) realtime.projectionCommitted(name, news);
+    },
     // In a cluster each projection runs on one node at a time; the others follow its checkpoint.
     // The process id keeps a restarted node from taking over its predecessor's batch in flight.
     ...(cluster ? { lease: { holder: `${config.NODE_ID}:${process.pid}` } } : {}),
   });
-  await runner.start();
+  const readiness = new Readiness(runner, startHead, options.readinessWaitMs);
   const scheduler = new ClosingScheduler({
     store: stores.events,
     bus: engine,
@@ -70,7 +115,6 @@ export const startServer = async (
     clock,
     onError: (error, auctionId) => log(`Closing ${auctionId} failed; retrying`, error),
   });
-  await scheduler.start();
 
   let port = config.PORT;
   const deps: AppDeps = {
@@ -82,6 +126,7 @@ export const startServer = async (
     read: stores.read,
     engine,
     runner,
+    readiness,
     accounts: stores.accounts,
     sessions: stores.sessions,
     sessionSecret: config.SESSION_SECRET ?? (await stores.keptSessionSecret()),
@@ -107,8 +152,29 @@ export const startServer = async (
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
 
   let closing: Promise<void> | undefined;
+  readiness.begin();
+  void (options.holdProjections ?? Promise.resolve())
+    .then(() => (closing ? undefined : runner.start()))
+    .catch((error: unknown) => {
+      if (closing) return;
+      log('The read models could not start', error);
+      readiness.fail(error);
+    });
+  // A failure to read the lifecycle (the store) is retried: auctions must go on closing.
+  const startScheduler = (): void => {
+    scheduler.start().catch((error: unknown) => {
+      if (closing) return;
+      log('The closing scheduler could not read the log; retrying', error);
+      setTimeout(() => {
+        if (!closing) startScheduler();
+      }, 1000).unref();
+    });
+  };
+  startScheduler();
+
   const close = () =>
     (closing ??= (async () => {
+      readiness.stop();
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await engine.close();
@@ -119,8 +185,62 @@ export const startServer = async (
       await stores.close();
     })());
 
-  return { url: `http://${host}:${port}`, port, server, deps, close };
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    server,
+    deps,
+    caughtUp: readiness.whenReady,
+    close,
+  };
 };
+
+/** How long the projections may hold the event loop before a read of theirs lets others in. */
+const TURN_MS = 20;
+
+/**
+ * Resolves at once, or after a turn of the event loop when the last such turn is more than
+ * `TURN_MS` ago. A catch-up over embedded stores never waits for I/O (the log and the read models
+ * answer synchronously, so every await resolves at once): without these turns the server would
+ * not answer a request until the catch-up ends.
+ */
+const turns = () => {
+  let last = performance.now();
+  return async (): Promise<void> => {
+    if (performance.now() - last < TURN_MS) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    last = performance.now();
+  };
+};
+
+/** The log as the projections read it: a turn of the event loop before each batch. */
+const yieldingSource = (source: EventSource, turn: () => Promise<void>): EventSource => ({
+  headPosition: () => source.headPosition(),
+  subscribe: (options) =>
+    source.subscribe({
+      ...options,
+      onEvents: async (events) => {
+        await turn();
+        await options.onEvents(events);
+      },
+    }),
+});
+
+const READS: ReadonlySet<PropertyKey> = new Set(['get', 'getMany', 'find', 'count', 'commit']);
+
+/** The read store as the projections use it: its reads give the event loop a turn now and then. */
+const yieldingReads = (store: ReadStore, turn: () => Promise<void>): ReadStore =>
+  new Proxy(store, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      if (!READS.has(property)) return value.bind(target) as unknown;
+      return async (...args: unknown[]) => {
+        await turn();
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
 
 /** With KAFKA_BROKERS, joins the cluster: `local` then runs the actors of the auctions owned here. */
 const startCluster = async (

@@ -124,6 +124,8 @@ export const startTestServer = async (
   });
   const logs: unknown[][] = [];
   const running = await startServer(config, { ...options, log: (...args) => logs.push(args) });
+  // The tests meet a server whose read models are caught up (startServer listens before that).
+  await running.caughtUp;
   return {
     ...running,
     dataDir,
