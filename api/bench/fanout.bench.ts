@@ -1,23 +1,31 @@
 /**
- * Realtime fan-out: a real server in this process, N sockets watching one auction, bids placed over
- * HTTP at a steady rate. For every socket and every bid: was the `newBid` delivered, once, in
- * revision order, and how long after the bid's HTTP acknowledgement. Prints one JSON line.
+ * Realtime fan-out beside bare Socket.IO, in the same run. The real server (api/src/main.ts) as a
+ * child process on a fresh DATA_DIR, N sockets (in this process) watching one auction, bids placed
+ * over keep-alive HTTP at a steady rate. For every socket and every bid: was the `newBid`
+ * delivered, once, in revision order, and how long after the bid's request was sent. Then the
+ * same clients, socket count, rate and timing against bare Socket.IO (api/bench/bare-socketio.ts,
+ * a child process that broadcasts the same payload, captured from the real run, on each POST).
+ * Prints one JSON line.
  *
  *   npm run bench:fanout [-- --quick] [-- --sockets 2000 --rate 20 --seconds 10 --inflight 8]
- *   (--bids overrides rate × seconds; --inflight 1 sends each bid after the previous answer)
+ *   (--bids overrides rate × seconds; --inflight 1 sends each bid after the previous answer;
+ *    --profile DIR writes the real server's CPU profile there)
  *
- * Latency = arrival of the event at a socket − arrival of the bid's HTTP response, both measured
- * with performance.now() in this process. The event can beat the response (negative values are
- * kept: `beforeAck` counts them). `fromSend*` is the same arrival measured from when the bid's
- * request was sent. Server and clients share one event loop, so client-side parsing is part of
- * every latency.
+ * Latency (`p50Ms`, `p99Ms`, and `bareP50Ms`, `bareP99Ms` for bare Socket.IO) = arrival of the
+ * event at a socket − when its request was sent, both with performance.now() in this process;
+ * `p99Ratio` = p99Ms ÷ bareP99Ms. `fromAck*` is the arrival against the bid's HTTP response (the
+ * event can beat the response: negative values are kept, `beforeAck` counts them). Both servers
+ * run alone on their side: the other one is stopped or not started yet.
  */
-import { cpus, totalmem } from 'node:os';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { AuctionSocketEvent, SocketAck } from '@auction/contracts';
 import { type Socket, io } from 'socket.io-client';
-import { type TestUser, createAuctionOverHttp, signUpAndLogIn } from '../src/testing/fixtures';
-import { startTestServer } from '../src/testing/test-server';
+import { startChildServer } from '../src/testing/child-server';
+import { Http, round, signUpAndLogIn } from './bench-support';
 
 const { values } = parseArgs({
   options: {
@@ -29,6 +37,7 @@ const { values } = parseArgs({
     batch: { type: 'string' },
     bidders: { type: 'string' },
     inflight: { type: 'string' },
+    profile: { type: 'string' },
   },
 });
 const socketCount = Number(values.sockets ?? (values.quick ? 500 : 2000));
@@ -47,8 +56,7 @@ const percentile = (sorted: Float64Array, p: number): number =>
   sorted.length === 0
     ? 0
     : (sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0);
-const round = (n: number, digits = 2) => Number(n.toFixed(digits));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** What one socket saw: arrival time per revision (NaN: not yet), duplicates, order breaks. */
 interface Watcher {
@@ -61,20 +69,22 @@ interface Watcher {
   unexpected: number;
 }
 
-const main = async () => {
-  const benchStarted = performance.now();
-  const server = await startTestServer();
-  const seller = await signUpAndLogIn(server);
-  const bidders: TestUser[] = [];
-  for (let i = 0; i < bidderCount; i++) bidders.push(await signUpAndLogIn(server));
-  const auctionId = await createAuctionOverHttp(seller.client, { startingPrice: 100 });
+/** A server to measure: where it is, who bids, on which auction. */
+interface Target {
+  readonly url: string;
+  readonly http: Http;
+  readonly cookies: readonly string[];
+  readonly auctionId: string;
+}
 
-  /**
-   * Bid id of revision k, as the first socket to hear of it says (refused bids append nothing, so
-   * the accepted bids are revisions 1..accepted; the auction was created at revision 0).
-   */
+/**
+ * N sockets watch the auction, then `bidCount` bids are accepted at `rate` (open loop, at most
+ * `maxInFlight` at once, each $1 above the one sent before: two bids in flight together can reach
+ * the server in the other order, the lower one is then refused and another sent). The figures,
+ * and the first `newBid` payload a socket received.
+ */
+const measure = async (target: Target) => {
   const bidIdAt: (string | undefined)[] = new Array<string | undefined>(bidCount + 1);
-  /** Per accepted bid id: when its request was sent and when its 201 arrived. */
   const acks = new Map<string, { sent: number; acked: number }>();
   let delivered = 0;
   let lastDelivery = 0;
@@ -82,11 +92,12 @@ const main = async () => {
   const disconnectReasons = new Map<string, number>();
   let allDelivered: (() => void) | undefined;
   let expected = Number.POSITIVE_INFINITY;
+  let sample: AuctionSocketEvent | undefined;
 
   const watchers: Watcher[] = [];
   const open = (): Promise<Watcher> =>
-    new Promise((resolve, reject) => {
-      const socket = io(server.url, {
+    new Promise((done, fail) => {
+      const socket = io(target.url, {
         transports: ['websocket'],
         reconnection: false,
         forceNew: true,
@@ -102,6 +113,7 @@ const main = async () => {
       };
       socket.on('newBid', (event: AuctionSocketEvent) => {
         const now = performance.now();
+        sample ??= event;
         const revision = event.revision;
         if (!Number.isInteger(revision) || revision < 1 || revision > bidCount) {
           watcher.unexpected++;
@@ -124,16 +136,16 @@ const main = async () => {
         disconnects++;
         disconnectReasons.set(reason, (disconnectReasons.get(reason) ?? 0) + 1);
       });
-      socket.once('connect_error', reject);
+      socket.once('connect_error', fail);
       socket.once('connect', () => {
         socket
           .timeout(connectTimeoutMs)
-          .emitWithAck('auction:watch', { auctionId })
+          .emitWithAck('auction:watch', { auctionId: target.auctionId })
           .then((ack: SocketAck) => {
             if (!ack.ok) throw new Error(`auction:watch refused: ${JSON.stringify(ack.error)}`);
-            resolve(watcher);
+            done(watcher);
           })
-          .catch(reject);
+          .catch(fail);
       });
     });
 
@@ -144,22 +156,24 @@ const main = async () => {
   }
   const connectSeconds = (performance.now() - connectStarted) / 1000;
 
-  // Bids at a steady rate (open loop, at most `maxInFlight` at once), each $1 above the one sent
-  // before. Two bids in flight together can reach the server in the other order: the lower one is
-  // then refused (409) and another is sent, until `bidCount` were accepted.
   const interval = 1000 / rate;
   let refused = 0;
+  let errors = 0;
   let accepted = 0;
   let amount = 100;
   const place = async (i: number): Promise<void> => {
-    const bidder = bidders[i % bidders.length] as TestUser;
+    const cookie = target.cookies[i % target.cookies.length] as string;
     const sent = performance.now();
-    const res = await bidder.client.post('/api/v1/bid/placeBid', {
-      json: { productId: auctionId, bidAmount: (amount += 1) },
+    const res = await target.http.send('POST', '/bid/placeBid', cookie, {
+      productId: target.auctionId,
+      bidAmount: (amount += 1),
     });
     const acked = performance.now();
     if (res.status !== 201) {
-      if (++refused <= 3) console.error(`bid refused: ${res.status} ${JSON.stringify(res.body)}`);
+      if (res.status === 409) refused++;
+      else errors++;
+      if (refused + errors <= 3)
+        console.error(`bid refused: ${res.status} ${JSON.stringify(res.body)}`);
       return;
     }
     accepted++;
@@ -167,7 +181,7 @@ const main = async () => {
   };
   const pending = new Set<Promise<void>>();
   const bidsStarted = performance.now();
-  for (let i = 0; accepted + pending.size < bidCount && refused <= bidCount; i++) {
+  for (let i = 0; accepted + pending.size < bidCount && refused + errors <= bidCount; i++) {
     const wait = bidsStarted + i * interval - performance.now();
     if (wait > 1) await sleep(wait);
     while (pending.size >= maxInFlight) await Promise.race(pending);
@@ -182,10 +196,7 @@ const main = async () => {
 
   expected = socketCount * accepted;
   if (delivered < expected) {
-    await Promise.race([
-      new Promise<void>((resolve) => (allDelivered = resolve)),
-      sleep(stragglerMs),
-    ]);
+    await Promise.race([new Promise<void>((done) => (allDelivered = done)), sleep(stragglerMs)]);
   }
   const waitedMs = performance.now() - lastAck;
 
@@ -198,7 +209,7 @@ const main = async () => {
     const bidId = bidIdAt[revision];
     return bidId === undefined ? undefined : acks.get(bidId);
   });
-  const latencies = new Float64Array(delivered);
+  const fromAck = new Float64Array(delivered);
   const fromSend = new Float64Array(delivered);
   let n = 0;
   for (const w of watchers) {
@@ -212,50 +223,147 @@ const main = async () => {
       const latency = arrived - timing.acked;
       if (latency < 0) beforeAck++;
       fromSend[n] = arrived - timing.sent;
-      latencies[n++] = latency;
+      fromAck[n++] = latency;
     }
   }
-  const sorted = latencies.subarray(0, n).sort();
+  const sortedFromAck = fromAck.subarray(0, n).sort();
   const sortedFromSend = fromSend.subarray(0, n).sort();
   const firstAck = Math.min(...[...acks.values()].map((t) => t.acked));
-  const deliveriesPerSec = delivered / ((lastDelivery - firstAck) / 1000);
-  const disconnectsDuringRun = disconnects;
-  const reasonsDuringRun = Object.fromEntries(disconnectReasons);
-
+  const figures = {
+    bids: accepted,
+    deliveries: socketCount * accepted,
+    delivered,
+    lost: socketCount * accepted - delivered,
+    duplicates,
+    outOfOrder,
+    unexpected,
+    p50Ms: round(percentile(sortedFromSend, 0.5)),
+    p99Ms: round(percentile(sortedFromSend, 0.99)),
+    maxMs: round(sortedFromSend[sortedFromSend.length - 1] ?? 0),
+    fromAckP50Ms: round(percentile(sortedFromAck, 0.5)),
+    fromAckP99Ms: round(percentile(sortedFromAck, 0.99)),
+    beforeAck,
+    deliveriesPerSec: Math.round(delivered / ((lastDelivery - firstAck) / 1000)),
+    bidRatePerSec: round(accepted / bidSeconds),
+    refused,
+    errors,
+    disconnects,
+    ...(disconnects > 0 ? { disconnectReasons: Object.fromEntries(disconnectReasons) } : {}),
+    connectSeconds: round(connectSeconds),
+    stragglerWaitMs: Math.round(waitedMs),
+  };
   for (const w of watchers) w.socket.disconnect();
-  const serverLogs = server.logs.length;
-  const firstServerLog = server.logs[0]?.map((v) => String(v)).join(' ');
-  await server.cleanup();
+  return { figures, sample };
+};
 
+/** Bare Socket.IO (`bare-socketio.ts`) as a child process broadcasting `payload`. */
+const startBareSocketIo = (
+  payload: AuctionSocketEvent,
+): Promise<{ url: string; stop: () => Promise<void> }> =>
+  new Promise((done, fail) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', resolve(import.meta.dirname, 'bare-socketio.ts')],
+      {
+        env: { ...process.env, BARE_PAYLOAD: JSON.stringify(payload) },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    const exited = new Promise<void>((ended) => child.once('exit', () => ended()));
+    let output = '';
+    child.once('error', fail);
+    void exited.then(() => fail(new Error(`bare Socket.IO exited before listening: ${output}`)));
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+      if (url)
+        done({
+          url,
+          stop: () => {
+            if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+            return exited;
+          },
+        });
+    });
+  });
+
+const createAuction = async (http: Http, cookie: string): Promise<string> => {
+  const res = await http.send('POST', '/auction/createAuction', cookie, {
+    title: 'Fan-out lot',
+    description: 'Benchmark lot',
+    category: 'antiques',
+    startingPrice: 100,
+    auctionDate: new Date(Date.now() + 86_400_000).toISOString(),
+  });
+  if (res.status !== 201)
+    throw new Error(`createAuction: ${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body.auction as { _id: string })._id;
+};
+
+const main = async () => {
+  const benchStarted = performance.now();
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-fanout-'));
+  const limit = '1000000';
+  const server = await startChildServer(
+    {
+      DATA_DIR: dataDir,
+      RATE_LIMIT_LOGIN: limit,
+      RATE_LIMIT_SIGNUP: limit,
+      RATE_LIMIT_BIDS: limit,
+    },
+    values.profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] } : {},
+  );
+  let ours: Awaited<ReturnType<typeof measure>>;
+  let serverOutput: string;
+  try {
+    const url = server.url.replace('localhost', '127.0.0.1');
+    const http = new Http(new URL(url), maxInFlight);
+    const seller = await signUpAndLogIn(http);
+    const cookies: string[] = [];
+    for (let i = 0; i < bidderCount; i++) cookies.push((await signUpAndLogIn(http)).cookie);
+    const auctionId = await createAuction(http, seller.cookie);
+    ours = await measure({ url, http, cookies, auctionId });
+    http.agent.destroy();
+  } catch (error) {
+    console.error(server.output());
+    throw error;
+  } finally {
+    await server.stop();
+    serverOutput = server.output();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  if (!ours.sample) throw new Error('No socket heard a newBid: nothing to compare with');
+
+  const bareServer = await startBareSocketIo(ours.sample);
+  let bare: Awaited<ReturnType<typeof measure>>;
+  try {
+    const http = new Http(new URL(bareServer.url), maxInFlight);
+    bare = await measure({ url: bareServer.url, http, cookies: [''], auctionId: 'bare' });
+    http.agent.destroy();
+  } finally {
+    await bareServer.stop();
+  }
+
+  // What the server printed besides its start and stop lines (errors, warnings).
+  const serverLines = serverOutput
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !/listening on|draining in-flight/.test(line));
   console.log(
     JSON.stringify({
       bench: 'fanout',
       sockets: socketCount,
-      bids: accepted,
-      deliveries: socketCount * accepted,
-      delivered,
-      lost: socketCount * accepted - delivered,
-      duplicates,
-      outOfOrder,
-      p50Ms: round(percentile(sorted, 0.5)),
-      p99Ms: round(percentile(sorted, 0.99)),
-      maxMs: round(sorted[sorted.length - 1] ?? 0),
-      minMs: round(sorted[0] ?? 0),
-      beforeAck,
-      fromSendP50Ms: round(percentile(sortedFromSend, 0.5)),
-      fromSendP99Ms: round(percentile(sortedFromSend, 0.99)),
-      fromSendMaxMs: round(sortedFromSend[sortedFromSend.length - 1] ?? 0),
-      deliveriesPerSec: Math.round(deliveriesPerSec),
-      bidRatePerSec: round(accepted / bidSeconds),
       targetRatePerSec: rate,
-      refused,
-      unexpected,
-      disconnects: disconnectsDuringRun,
-      ...(disconnectsDuringRun > 0 ? { disconnectReasons: reasonsDuringRun } : {}),
-      connectSeconds: round(connectSeconds),
-      stragglerWaitMs: Math.round(waitedMs),
-      serverLogs,
-      ...(firstServerLog ? { firstServerLog: firstServerLog.slice(0, 200) } : {}),
+      ...ours.figures,
+      bareP50Ms: bare.figures.p50Ms,
+      bareP99Ms: bare.figures.p99Ms,
+      p99Ratio: round(ours.figures.p99Ms / bare.figures.p99Ms),
+      bareMaxMs: bare.figures.maxMs,
+      bareBidRatePerSec: bare.figures.bidRatePerSec,
+      bareLost: bare.figures.lost,
+      bareDeliveriesPerSec: bare.figures.deliveriesPerSec,
+      payloadBytes: Buffer.byteLength(JSON.stringify(ours.sample)),
+      serverLogs: serverLines.length,
+      ...(serverLines[0] ? { firstServerLog: serverLines[0].slice(0, 200) } : {}),
       totalSeconds: round((performance.now() - benchStarted) / 1000),
       node: process.version,
       cores: cpus().length,

@@ -1,7 +1,10 @@
 import type { Server as HttpServer } from 'node:http';
 import {
+  AccountDeleted,
   AuctionEvent,
+  type AuctionSocketEvent,
   type BidNotification,
+  type PublicUser,
   ClientNewBid,
   type SocketAck,
   UnwatchAuction,
@@ -16,12 +19,13 @@ import {
   evolve,
   initialState,
 } from '@auction/engine';
-import { type Doc, type Write, notificationsCollections } from '@auction/projections';
+import { type Doc, type Write, deletedUser, notificationsCollections } from '@auction/projections';
 import type { RequestHandler } from 'express';
 import { Server, type Socket } from 'socket.io';
 import type { Account } from '../accounts/account';
 import type { AppDeps } from '../app-deps';
 import { isBroadcast, socketEventName, socketPayload, usersOf } from './auction-events';
+import { UserCache } from './user-cache';
 
 type Ack = (answer: SocketAck) => void;
 
@@ -41,37 +45,63 @@ const room = (auctionId: string) => `auction:${auctionId}`;
 const userRoom = (userId: string) => `user:${userId}`;
 const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 
+/** An auction the gateway keeps up to date as its events go by (while watched, and a while after). */
 interface Followed {
+  /** The auction after `revision`, every event of it up to `broadcastPosition` applied. */
   state: AuctionState;
   revision: number;
+  /** The latest events as broadcast (name and payload), oldest first, for replays. */
+  readonly recent: { revision: number; name: string; payload: AuctionSocketEvent }[];
+  /** Every broadcast event from this revision on is in `recent`. */
+  recentFrom: number;
+}
+
+export interface GatewayOptions {
+  /** Events per followed auction kept for replays; a watcher further behind reads the store. */
+  readonly replayBuffer?: number;
+  /** Followed auctions kept in all; the least recently used unwatched ones go first. */
+  readonly followedAuctions?: number;
+  /** Public profiles kept (`UserCache`). */
+  readonly users?: number;
 }
 
 /**
  * Socket.IO on the API's port. Auction events go out to `auction:{id}` from committed events only,
- * in global order, each with its stream revision; a watcher replays what it missed from the event
- * store before joining, so it sees every revision once and in order. Notifications the read
- * model creates go to `user:{id}` (every tab).
+ * in global order, each with its stream revision; a watcher replays what it missed before joining,
+ * so it sees every revision once and in order. Notifications the read model creates go to
+ * `user:{id}` (every tab).
+ *
+ * The cost of a broadcast is Socket.IO's own: each event is folded once into the auction's state
+ * (kept per followed auction, not per watcher), its payload is built once with the bidder from
+ * `UserCache`, and one `to(room).emit` lets the adapter encode the packet once for the whole room.
+ * Applying an event (state, replay buffer, emit, position) is one synchronous step, so a watch that
+ * checks and joins in one turn can neither miss it nor get it twice.
  */
 export class RealtimeGateway {
   readonly io: Server;
   private subscription: Subscription | undefined;
-  /** Global position of the last event this gateway has broadcast (or skipped). */
+  /** Global position of the last event this gateway has applied (broadcast or skipped). */
   private broadcastPosition = 0;
   private bootPosition = 0;
-  /** The auction whose event is being broadcast: its watchers must not join until it is done. */
-  private inFlight: string | undefined;
-  /** Global position of the last event of each auction the gateway processed. */
-  private readonly lastOfAuction = new Map<string, number>();
-  /** Watches in progress per auction: only they need `lastOfAuction`, so it stays small. */
-  private readonly watchesInProgress = new Map<string, number>();
   private readonly followed = new Map<string, Followed>();
+  /** One read of the store per auction to start following it, shared by concurrent watches. */
+  private readonly loading = new Map<string, Promise<Followed | undefined>>();
+  /** Global position of the last event of each auction being loaded (only they need it). */
+  private readonly lastOfAuction = new Map<string, number>();
+  private readonly users: UserCache;
+  private readonly replayBuffer: number;
+  private readonly followedAuctions: number;
 
   constructor(
     private readonly deps: AppDeps,
     httpServer: HttpServer,
     middleware: readonly RequestHandler[],
     allowedOrigins: () => readonly string[],
+    options: GatewayOptions = {},
   ) {
+    this.users = new UserCache(deps.accounts, options.users);
+    this.replayBuffer = Math.max(1, options.replayBuffer ?? 256);
+    this.followedAuctions = Math.max(1, options.followedAuctions ?? 1000);
     this.io = new Server(httpServer, {
       serveClient: false,
       allowRequest: (req, callback) => {
@@ -163,58 +193,37 @@ export class RealtimeGateway {
   }
 
   /**
-   * Replays the events after `afterRevision` up to what has been broadcast, then joins the room in
-   * the same turn in which it sees that nothing more of this auction was broadcast meanwhile.
+   * Replays what the socket missed after `afterRevision`, then joins the room in the same turn:
+   * from the auction's replay buffer, after reading from the store what is older than the buffer.
    */
   private async watch(socket: Socket, payload: unknown, ack: unknown): Promise<void> {
     const parsed = WatchAuction.safeParse(payload);
     if (!parsed.success) return invalid(ack, 'auction:watch takes {auctionId, afterRevision?}');
     const { auctionId, afterRevision } = parsed.data;
-    const streamId = auctionStream(auctionId);
-    this.watchesInProgress.set(auctionId, (this.watchesInProgress.get(auctionId) ?? 0) + 1);
     try {
-      let state = initialState;
-      let folded = -1;
-      // Without afterRevision nothing is replayed: the client starts from what it fetched.
+      // The last revision the socket has; without afterRevision it starts from what it fetched.
       let sent = afterRevision;
       for (;;) {
-        const upTo = this.broadcastPosition;
-        const read = await this.deps.events.readStream(streamId, { fromRevision: folded + 1 });
-        const due: { event: AuctionEvent; revision: number; state: AuctionState }[] = [];
-        for (const recorded of read) {
-          if (recorded.position > upTo) break;
-          const event = asAuctionEvent(recorded);
-          if (!event) continue;
-          state = evolve(state, event);
-          folded = recorded.revision;
-          if (sent !== undefined && recorded.revision > sent && isBroadcast(event)) {
-            due.push({ event, revision: recorded.revision, state });
-          }
+        const followed = this.followed.get(auctionId) ?? (await this.follow(auctionId));
+        if (!followed) {
+          return reply(ack, {
+            ok: false,
+            error: { code: 'AUCTION_NOT_FOUND', message: errorCatalog.AUCTION_NOT_FOUND.message },
+          });
         }
-        sent ??= folded;
-        if (due.length > 0) {
-          const users = await this.deps.accounts.lookup(due.flatMap(({ event }) => usersOf(event)));
-          for (const { event, revision, state: after } of due) {
-            if (!isBroadcast(event)) continue;
-            socket.emit(socketEventName(event), socketPayload(event, revision, after, users));
-            sent = revision;
-          }
-        }
-        // Join in the same turn as the check that nothing of this auction went out meanwhile.
-        if (this.inFlight === auctionId) {
-          await new Promise((resolve) => setImmediate(resolve));
-          continue;
-        }
-        if ((this.lastOfAuction.get(auctionId) ?? 0) <= upTo) {
-          if (state.status === 'None') {
-            return reply(ack, {
-              ok: false,
-              error: { code: 'AUCTION_NOT_FOUND', message: errorCatalog.AUCTION_NOT_FOUND.message },
-            });
+        // Dropped while this watch waited: follow it again.
+        if (this.followed.get(auctionId) !== followed) continue;
+        if (sent === undefined || sent + 1 >= followed.recentFrom) {
+          // One turn: what the buffer holds after `sent`, then the room (everything later).
+          if (sent !== undefined) {
+            for (const event of followed.recent)
+              if (event.revision > sent) socket.emit(event.name, event.payload);
           }
           void socket.join(room(auctionId));
-          return reply(ack, { ok: true, revision: folded });
+          this.touch(auctionId, followed);
+          return reply(ack, { ok: true, revision: followed.revision });
         }
+        sent = await this.replayFromStore(socket, auctionId, sent, followed.recentFrom - 1);
       }
     } catch (error) {
       this.deps.log('auction:watch failed', error);
@@ -222,61 +231,223 @@ export class RealtimeGateway {
         ok: false,
         error: { code: 'UNAVAILABLE', message: errorCatalog.UNAVAILABLE.message },
       });
-    } finally {
-      const left = (this.watchesInProgress.get(auctionId) ?? 1) - 1;
-      if (left > 0) this.watchesInProgress.set(auctionId, left);
-      else {
-        this.watchesInProgress.delete(auctionId);
-        this.lastOfAuction.delete(auctionId);
+    }
+  }
+
+  /** Sends the socket the events after `after` up to `upTo` (all applied already) from the store. */
+  private async replayFromStore(
+    socket: Socket,
+    auctionId: string,
+    after: number,
+    upTo: number,
+  ): Promise<number> {
+    let state = initialState;
+    const due: { event: AuctionEvent; revision: number; state: AuctionState }[] = [];
+    for (const recorded of await this.deps.events.readStream(auctionStream(auctionId), {
+      toRevision: upTo,
+    })) {
+      const event = asAuctionEvent(recorded);
+      if (!event) continue;
+      state = evolve(state, event);
+      if (recorded.revision > after && isBroadcast(event))
+        due.push({ event, revision: recorded.revision, state });
+    }
+    if (due.length > 0) {
+      const loaded = await this.users.load(due.flatMap(({ event }) => usersOf(event)));
+      const users = this.users.current(loaded);
+      for (const { event, revision, state: after } of due) {
+        if (!isBroadcast(event)) continue;
+        socket.emit(socketEventName(event), socketPayload(event, revision, after, users));
       }
     }
+    return upTo;
+  }
+
+  /** Starts following an auction (one store read, whoever asks meanwhile); undefined if none. */
+  private follow(auctionId: string): Promise<Followed | undefined> {
+    let loading = this.loading.get(auctionId);
+    if (!loading) {
+      loading = this.load(auctionId).finally(() => {
+        this.loading.delete(auctionId);
+        this.lastOfAuction.delete(auctionId);
+      });
+      this.loading.set(auctionId, loading);
+    }
+    return loading;
+  }
+
+  /**
+   * Folds the stream up to what has been applied (keeping the payloads of its last events for
+   * replays), and takes it as followed in the same turn in which it sees that nothing more of this
+   * auction was applied meanwhile (else reads on).
+   */
+  private async load(auctionId: string): Promise<Followed | undefined> {
+    const streamId = auctionStream(auctionId);
+    let state = initialState;
+    let folded = -1;
+    const tail: { event: AuctionEvent; revision: number; state: AuctionState }[] = [];
+    let tailFrom = 0;
+    for (;;) {
+      const upTo = this.broadcastPosition;
+      const read = await this.deps.events.readStream(streamId, { fromRevision: folded + 1 });
+      for (const recorded of read) {
+        if (recorded.position > upTo) break;
+        const event = asAuctionEvent(recorded);
+        if (event) {
+          state = evolve(state, event);
+          if (isBroadcast(event)) tail.push({ event, revision: recorded.revision, state });
+          if (tail.length > this.replayBuffer) tailFrom = (tail.shift()?.revision ?? -1) + 1;
+        }
+        folded = recorded.revision;
+      }
+      const loaded = await this.users.load(tail.flatMap(({ event }) => usersOf(event)));
+      const existing = this.followed.get(auctionId);
+      if (existing) return existing;
+      if ((this.lastOfAuction.get(auctionId) ?? 0) <= upTo) {
+        if (state.status === 'None') return undefined;
+        const users = this.users.current(loaded);
+        const recent: Followed['recent'] = [];
+        for (const { event, revision, state: after } of tail) {
+          if (!isBroadcast(event)) continue;
+          const payload = socketPayload(event, revision, after, users);
+          recent.push({ revision, name: socketEventName(event), payload });
+        }
+        const followed: Followed = { state, revision: folded, recent, recentFrom: tailFrom };
+        this.touch(auctionId, followed);
+        return followed;
+      }
+    }
+  }
+
+  /** Most recently used last; beyond the bound the least recently used unwatched ones are dropped. */
+  private touch(auctionId: string, followed: Followed): void {
+    this.followed.delete(auctionId);
+    this.followed.set(auctionId, followed);
+    if (this.followed.size <= this.followedAuctions) return;
+    for (const id of this.followed.keys()) {
+      if (this.followed.size <= this.followedAuctions || id === auctionId) break;
+      if (this.watchers(id) === 0) this.followed.delete(id);
+    }
+  }
+
+  private watchers(auctionId: string): number {
+    return this.io.sockets.adapter.rooms.get(room(auctionId))?.size ?? 0;
   }
 
   private async broadcast(events: readonly RecordedEvent[]): Promise<void> {
     for (const recorded of events) {
       const event = asAuctionEvent(recorded);
       if (!event) {
+        if (recorded.type === 'AccountDeleted') this.accountDeleted(recorded);
         this.broadcastPosition = recorded.position;
         continue;
       }
-      const auctionId = event.data.auctionId;
-      this.inFlight = auctionId;
-      try {
-        await this.broadcastAuctionEvent(event, recorded);
-      } finally {
-        // A watch that began before this event was broadcast must not join without it.
-        if (this.watchesInProgress.has(auctionId))
-          this.lastOfAuction.set(auctionId, recorded.position);
-        this.broadcastPosition = recorded.position;
-        this.inFlight = undefined;
-      }
+      // `prepare` may wait; `apply` checks again that it has what it needs, else waits again.
+      while (!this.apply(event, recorded, await this.prepare(event, recorded)));
     }
   }
 
-  private async broadcastAuctionEvent(event: AuctionEvent, recorded: RecordedEvent): Promise<void> {
+  /**
+   * What applying the event needs that may take a read: the bidder's profile when the auction is
+   * followed (usually cached: no wait), the auction's state when it is watched but not followed.
+   */
+  private async prepare(
+    event: AuctionEvent,
+    recorded: RecordedEvent,
+  ): Promise<ReadonlyMap<string, PublicUser> | undefined> {
     const auctionId = event.data.auctionId;
-    const watchers = this.io.sockets.adapter.rooms.get(room(auctionId))?.size ?? 0;
-    if (watchers === 0) {
-      this.followed.delete(auctionId);
+    let refolded = false;
+    for (;;) {
+      const followed = this.followed.get(auctionId);
+      if (followed && followed.revision !== recorded.revision - 1) {
+        // Never broadcast from a state that missed an event: read it again.
+        this.deps.log(`Realtime: ${auctionId} at ${followed.revision}, next ${recorded.revision}`);
+        this.followed.delete(auctionId);
+        continue;
+      }
+      if (!followed) {
+        // A watched auction is followed; if not (its state was dropped), read it again, once.
+        if (this.watchers(auctionId) === 0 || refolded) return undefined;
+        await this.refold(auctionId, recorded.revision - 1);
+        refolded = true;
+        continue;
+      }
+      if (!isBroadcast(event)) return undefined;
+      const ids = usersOf(event);
+      return this.users.cached(ids) ?? (await this.users.load(ids));
+    }
+  }
+
+  /** Follows a watched auction from the store, up to `revision` (its events before this one). */
+  private async refold(auctionId: string, revision: number): Promise<void> {
+    let state = initialState;
+    let folded = -1;
+    for (const recorded of await this.deps.events.readStream(auctionStream(auctionId), {
+      toRevision: revision,
+    })) {
+      const event = asAuctionEvent(recorded);
+      if (event) state = evolve(state, event);
+      folded = recorded.revision;
+    }
+    if (folded !== revision) {
+      this.deps.log(`Realtime: ${auctionId} read up to ${folded}, expected ${revision}`);
       return;
     }
-    let followed = this.followed.get(auctionId);
-    if (!followed || followed.revision !== recorded.revision - 1) {
-      followed = { state: initialState, revision: -1 };
-      for (const earlier of await this.deps.events.readStream(recorded.streamId, {
-        toRevision: recorded.revision - 1,
-      })) {
-        const e = asAuctionEvent(earlier);
-        if (e) followed.state = evolve(followed.state, e);
-        followed.revision = earlier.revision;
+    if (!this.followed.has(auctionId))
+      this.touch(auctionId, { state, revision, recent: [], recentFrom: revision + 1 });
+  }
+
+  /**
+   * Synchronous: the followed state, the replay buffer, the room and the position move together.
+   * False (and nothing changed) when the auction became followed after `prepare` looked and the
+   * profiles are not at hand: `prepare` again.
+   */
+  private apply(
+    event: AuctionEvent,
+    recorded: RecordedEvent,
+    prepared: ReadonlyMap<string, PublicUser> | undefined,
+  ): boolean {
+    const auctionId = event.data.auctionId;
+    const followed = this.followed.get(auctionId);
+    if (followed) {
+      if (followed.revision !== recorded.revision - 1) return false;
+      const users = isBroadcast(event)
+        ? (prepared ?? this.users.cached(usersOf(event)))
+        : undefined;
+      if (isBroadcast(event) && !users) return false;
+      followed.state = evolve(followed.state, event);
+      followed.revision = recorded.revision;
+      if (isBroadcast(event)) {
+        const name = socketEventName(event);
+        const payload = socketPayload(event, recorded.revision, followed.state, users ?? new Map());
+        followed.recent.push({ revision: recorded.revision, name, payload });
+        if (followed.recent.length > this.replayBuffer) {
+          const dropped = followed.recent.shift();
+          if (dropped) followed.recentFrom = dropped.revision + 1;
+        }
+        if (this.watchers(auctionId) > 0) this.io.to(room(auctionId)).emit(name, payload);
       }
     }
-    followed = { state: evolve(followed.state, event), revision: recorded.revision };
-    this.followed.set(auctionId, followed);
-    if (!isBroadcast(event)) return;
-    const users = await this.deps.accounts.lookup(usersOf(event));
-    this.io
-      .to(room(auctionId))
-      .emit(socketEventName(event), socketPayload(event, recorded.revision, followed.state, users));
+    if (this.loading.has(auctionId)) this.lastOfAuction.set(auctionId, recorded.position);
+    this.broadcastPosition = recorded.position;
+    return true;
+  }
+
+  /** From now on the user reads as "Deleted user", in live events and in replays alike. */
+  private accountDeleted(recorded: RecordedEvent): void {
+    const parsed = AccountDeleted.safeParse({ type: recorded.type, data: recorded.data });
+    if (!parsed.success) return;
+    const { userId } = parsed.data.data;
+    this.users.forget(userId);
+    for (const followed of this.followed.values()) {
+      followed.recent.forEach((entry, index) => {
+        const bid = entry.payload.bid;
+        if (bid?.bidder._id !== userId) return;
+        followed.recent[index] = {
+          ...entry,
+          payload: { ...entry.payload, bid: { ...bid, bidder: deletedUser(userId) } },
+        };
+      });
+    }
   }
 }

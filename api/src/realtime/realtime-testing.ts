@@ -36,7 +36,7 @@ export const closeProbes = (): void => {
 
 /** A socket like a browser tab's, with the given cookie and Origin (none: a Node client). */
 export const probe = (
-  server: TestServer,
+  server: Pick<TestServer, 'url'>,
   options: { cookie?: string; origin?: string } = {},
 ): Probe => {
   const extraHeaders: Record<string, string> = {};
@@ -58,7 +58,7 @@ export const probe = (
 
 /** A connected probe; rejects with the `connect_error`. */
 export const connect = async (
-  server: TestServer,
+  server: Pick<TestServer, 'url'>,
   options: { cookie?: string; origin?: string } = {},
 ): Promise<Probe> => {
   const p = probe(server, options);
