@@ -13,6 +13,7 @@ const root = resolve(import.meta.dirname, '..');
 const benchmarks = [
   'engine/bench/engine.bench.ts',
   'projections/bench/projections.bench.ts',
+  'api/bench/startup.bench.ts',
   'api/bench/fanout.bench.ts',
   'api/bench/http.bench.ts',
   // Starts its own Kafka and FerretDB (scripts/kafka.sh, scripts/ferretdb.sh) unless
@@ -22,7 +23,14 @@ const benchmarks = [
 
 const run = (file: string): Promise<number> =>
   new Promise((done, fail) => {
-    const args = ['--import', 'tsx', resolve(root, file), ...(values.quick ? ['--quick'] : [])];
+    // --expose-gc: the engine benchmark measures memory after full collections.
+    const args = [
+      '--expose-gc',
+      '--import',
+      'tsx',
+      resolve(root, file),
+      ...(values.quick ? ['--quick'] : []),
+    ];
     const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
     child.once('error', fail);
     child.once('exit', (code, signal) => done(code ?? (signal ? 1 : 0)));

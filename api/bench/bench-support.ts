@@ -1,6 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { auctionStream } from '@auction/contracts';
-import { SqliteEventStore } from '@auction/engine';
+import { type AddressInfo, connect, createServer as createNetServer } from 'node:net';
+import {
+  type AuctionCommand,
+  SYSTEM_ACTOR,
+  auctionStream,
+  fixedCategories,
+} from '@auction/contracts';
+import { Engine, type EventStore, type NewEvent, SqliteEventStore } from '@auction/engine';
+import { recordCommands } from '@auction/engine/testing';
 import { Agent, request } from 'node:http';
 
 /** What a benchmark's request got back. */
@@ -148,6 +156,131 @@ export const lostAndDuplicated = async (dataDir: string, accepted: ReadonlyMap<s
     let lost = 0;
     for (const bidId of accepted.keys()) if (!stored.has(bidId)) lost++;
     return { lost, duplicates: [...stored.values()].filter((n) => n > 1).length };
+  } finally {
+    await store.close();
+  }
+};
+
+/** A port free on 127.0.0.1 now, for a server the benchmark starts on a port known in advance. */
+export const freePort = (): Promise<number> =>
+  new Promise((resolvePort, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolvePort(port));
+    });
+  });
+
+/** Resolves once `port` on 127.0.0.1 accepts a TCP connection (tried every `everyMs`). */
+export const portAccepts = async (port: number, everyMs = 5): Promise<void> => {
+  for (;;) {
+    const accepted = await new Promise<boolean>((done) => {
+      const socket = connect({ port, host: '127.0.0.1' });
+      socket.once('connect', () => {
+        socket.destroy();
+        done(true);
+      });
+      socket.once('error', () => done(false));
+    });
+    if (accepted) return;
+    await new Promise((wait) => setTimeout(wait, everyMs));
+  }
+};
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Writes an event log of at least `targetEvents` events to the SQLite event store at `filename`,
+ * as the product writes it: the eight fixed categories (through the engine), then auctions made
+ * by the real decider and sealed into the hash chain (`recordCommands`), each created ten days
+ * ago with `bidsPerAuction` rising bids from rotating bidders; every third one ended yesterday and
+ * is closed, the others run 30 more days (none is left overdue). Each auction's events are appended
+ * whole, `auctionsPerCommit` auctions per transaction (the store's group commit). Returns the
+ * number of events in the log, and the last live auction with the least amount it accepts next.
+ */
+export const writeAuctionLog = async (
+  filename: string,
+  targetEvents: number,
+  options: { readonly bidsPerAuction?: number; readonly auctionsPerCommit?: number } = {},
+): Promise<{
+  readonly events: number;
+  readonly liveAuction: { readonly id: string; readonly nextBidCents: number };
+}> => {
+  const bidsPerAuction = options.bidsPerAuction ?? 200;
+  const auctionsPerCommit = options.auctionsPerCommit ?? 50;
+  const store = new SqliteEventStore({ filename });
+  try {
+    const now = Date.now();
+    await new Engine({ store }).seedFixedCategories(new Date(now - 11 * DAY_MS).toISOString());
+    let events = (await store.headPosition()) ?? 0;
+    const sealed: NewEvent[] = [];
+    // recordCommands appends command by command; the auction's events are collected here instead
+    // and appended in one go (same events, same chain).
+    const collect: Pick<EventStore, 'append'> = {
+      append: (_stream, batch) => {
+        sealed.push(...batch);
+        return Promise.resolve({ nextRevision: sealed.length - 1, position: 0 });
+      },
+    };
+    const metadata = (actorId: string, at: number) => ({
+      commandId: randomUUID(),
+      correlationId: randomUUID(),
+      actorId,
+      at: new Date(at).toISOString(),
+    });
+    let commits: Promise<unknown>[] = [];
+    let liveAuction = { id: '', nextBidCents: 0 };
+    for (let a = 0; events < targetEvents; a++) {
+      const auctionId = randomUUID();
+      const created = now - 10 * DAY_MS;
+      const closed = a % 3 === 0;
+      const endsAt = closed ? now - DAY_MS : now + 30 * DAY_MS;
+      const commands: AuctionCommand[] = [
+        {
+          type: 'CreateAuction',
+          data: {
+            auctionId,
+            title: `Lot ${a}`,
+            description: 'Generated for the start-up benchmark',
+            categoryId: fixedCategories[a % fixedCategories.length]?.categoryId ?? 'antiques',
+            startingPrice: 10_000,
+            endsAt: new Date(endsAt).toISOString(),
+            image: null,
+          },
+          metadata: metadata(`seller-${a % 500}`, created),
+        },
+      ];
+      let amount = 10_000;
+      for (let b = 0; b < bidsPerAuction; b++) {
+        commands.push({
+          type: 'PlaceBid',
+          data: { auctionId, bidId: randomUUID(), amount },
+          metadata: metadata(`bidder-${(a * 7 + b) % 3000}`, created + (b + 1) * 1000),
+        });
+        amount += 100 + (b % 7) * 50;
+      }
+      if (!closed) liveAuction = { id: auctionId, nextBidCents: amount };
+      if (closed) {
+        commands.push({
+          type: 'CloseAuction',
+          data: { auctionId },
+          metadata: metadata(SYSTEM_ACTOR, endsAt + 1000),
+        });
+      }
+      sealed.length = 0;
+      const decided = await recordCommands(collect, auctionId, commands);
+      if (decided.length !== commands.length)
+        throw new Error(`${commands.length - decided.length} generated commands were refused`);
+      commits.push(store.append(auctionStream(auctionId), [...sealed], 'no_stream'));
+      events += sealed.length;
+      if (commits.length >= auctionsPerCommit) {
+        await Promise.all(commits);
+        commits = [];
+      }
+    }
+    await Promise.all(commits);
+    return { events: (await store.headPosition()) ?? 0, liveAuction };
   } finally {
     await store.close();
   }

@@ -7,16 +7,21 @@
  * A bid overtaken by a higher one on the way is refused (409, `refused`): a race, not an error.
  * `bidsPerSec` counts accepted bids, `bidRequestsPerSec` every bid the server decided. Beside
  * them, the same server's rate on a trivial authenticated route (GET /auth/me) with the same
- * clients and concurrency, measured just before in the same run. Afterwards every acknowledged
- * (201) bid is looked up in its auction's detail and, once the server has stopped, in the event
- * log: `lost` counts the ones missing from either, `duplicates` the ones stored twice.
+ * clients and concurrency, measured just before in the same run, and the rate of bare Express 5
+ * with one JSON route (api/bench/bare-express.ts, a child process on keep-alive HTTP, same client
+ * and concurrency, the server idle meanwhile): `bareExpressPerSec`, and `trivialRatio` = trivial
+ * route ÷ bare Express. Afterwards every acknowledged
+ * (201) bid is looked up in its auction's detail (read again until the catalog shows them all,
+ * at most 30 s: `detailCatchUpMs`) and, once the server has stopped, in the event log: `lost`
+ * counts the ones missing from either, `duplicates` the ones stored twice.
  *
  *   npm run bench:http [-- --quick] [-- --seconds 10 --bidders 200 --auctions 100]
  *   (--scenario hot|spread runs one; --profile DIR writes the server's CPU profile there)
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type ChildServer, startChildServer } from '../src/testing/child-server';
 import {
@@ -149,6 +154,32 @@ const trivialLoop = async (http: Http, bidders: readonly Bidder[], ms: number) =
   return { t, elapsed };
 };
 
+/** Bare Express 5 (`bare-express.ts`) as a child process; its URL and a way to stop it. */
+const startBareExpress = (): Promise<{ url: string; stop: () => Promise<void> }> =>
+  new Promise((done, fail) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', resolve(import.meta.dirname, 'bare-express.ts')],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const exited = new Promise<void>((ended) => child.once('exit', () => ended()));
+    let output = '';
+    child.once('error', fail);
+    void exited.then(() => fail(new Error(`bare Express exited before listening: ${output}`)));
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+      if (url)
+        done({
+          url,
+          stop: () => {
+            if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+            return exited;
+          },
+        });
+    });
+  });
+
 const createAuction = async (http: Http, seller: Bidder, title: string): Promise<string> => {
   const res = await http.send('POST', '/auction/createAuction', seller.cookie, {
     title,
@@ -162,7 +193,15 @@ const createAuction = async (http: Http, seller: Bidder, title: string): Promise
   return (res.body.auction as { _id: string })._id;
 };
 
-/** Accepted bids missing from their auction's detail. */
+/** How long the detail check waits for the catalog to show every acknowledged bid. */
+const DETAIL_CATCH_UP_MS = 30_000;
+
+/**
+ * Accepted bids missing from their auction's detail. A 201 no longer waits for the catalog (the
+ * bidder's own next request does), so the details are read again until they show every
+ * acknowledged bid or `DETAIL_CATCH_UP_MS` passed: `missing` counts what is still not shown then,
+ * `catchUpMs` how long the catalog took after the last bid.
+ */
 const missingFromDetails = async (http: Http, accepted: ReadonlyMap<string, string>) => {
   const byAuction = new Map<string, Set<string>>();
   for (const [bidId, auctionId] of accepted) {
@@ -170,18 +209,31 @@ const missingFromDetails = async (http: Http, accepted: ReadonlyMap<string, stri
     ids.add(bidId);
     byAuction.set(auctionId, ids);
   }
+  const started = performance.now();
+  let pending = [...byAuction];
   let missing = 0;
   let duplicates = 0;
-  await pool([...byAuction], 8, async ([auctionId, ids]) => {
-    const res = await http.send('GET', `/auction/fetchSpecificAuction?auctionId=${auctionId}`);
-    const shown = (
-      (res.body.auctionDetails as { bids?: { _id: string }[] } | undefined)?.bids ?? []
-    ).map((b) => b._id);
-    duplicates += shown.length - new Set(shown).size;
-    const set = new Set(shown);
-    for (const id of ids) if (!set.has(id)) missing++;
-  });
-  return { missing, duplicates };
+  for (;;) {
+    missing = 0;
+    duplicates = 0;
+    const behind: [string, Set<string>][] = [];
+    await pool(pending, 8, async ([auctionId, ids]) => {
+      const res = await http.send('GET', `/auction/fetchSpecificAuction?auctionId=${auctionId}`);
+      const shown = (
+        (res.body.auctionDetails as { bids?: { _id: string }[] } | undefined)?.bids ?? []
+      ).map((b) => b._id);
+      duplicates += shown.length - new Set(shown).size;
+      const set = new Set(shown);
+      let absent = 0;
+      for (const id of ids) if (!set.has(id)) absent++;
+      missing += absent;
+      if (absent > 0) behind.push([auctionId, ids]);
+    });
+    pending = behind;
+    if (pending.length === 0 || performance.now() - started > DETAIL_CATCH_UP_MS) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { missing, duplicates, catchUpMs: Math.round(performance.now() - started) };
 };
 
 interface ScenarioResult {
@@ -193,10 +245,13 @@ const scenario = async (
   name: 'hot' | 'spread',
   server: ChildServer,
   http: Http,
+  bare: Http,
   bidders: readonly Bidder[],
   auctions: readonly AuctionState[],
   auctionOf: (index: number) => AuctionState,
 ): Promise<ScenarioResult> => {
+  await trivialLoop(bare, bidders, warmupMs);
+  const bareExpress = await trivialLoop(bare, bidders, seconds * 1000);
   await trivialLoop(http, bidders, warmupMs);
   const cpu0 = server.cpuSeconds();
   const trivial = await trivialLoop(http, bidders, seconds * 1000);
@@ -214,6 +269,7 @@ const scenario = async (
   // Every bid the server decided, accepted or refused as too low: its capacity for bid commands.
   const bidRequestsPerSec = (bids.t.ok + refusedCount(bids.t)) / bids.elapsed;
   const trivialPerSec = trivial.t.ok / trivial.elapsed;
+  const bareExpressPerSec = bareExpress.t.ok / bareExpress.elapsed;
   const latencies = bids.t.latencies.sort((a, b) => a - b);
   const trivialLatencies = trivial.t.latencies.sort((a, b) => a - b);
   const cpuShare = (from: number | undefined, to: number | undefined, elapsed: number) =>
@@ -238,6 +294,9 @@ const scenario = async (
       trivialP50Ms: round(percentile(trivialLatencies, 0.5)),
       trivialP99Ms: round(percentile(trivialLatencies, 0.99)),
       trivialErrors: trivial.t.errors + refusedCount(trivial.t),
+      bareExpressPerSec: Math.round(bareExpressPerSec),
+      bareExpressErrors: bareExpress.t.errors + refusedCount(bareExpress.t),
+      trivialRatio: round(trivialPerSec / bareExpressPerSec, 3),
       ratio: round(bidsPerSec / trivialPerSec, 3),
       bidRequestsPerSec: Math.round(bidRequestsPerSec),
       requestRatio: round(bidRequestsPerSec / trivialPerSec, 3),
@@ -246,6 +305,7 @@ const scenario = async (
       clientCpuBids: round((clientUsed.user + clientUsed.system) / 1e6 / bids.elapsed, 2),
       lostFromDetail: details.missing,
       duplicatesInDetail: details.duplicates,
+      detailCatchUpMs: details.catchUpMs,
       seconds: round(bids.elapsed),
     },
   };
@@ -265,7 +325,10 @@ const main = async () => {
     values.profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] } : {},
   );
   const http = new Http(new URL(server.url.replace('localhost', '127.0.0.1')), bidderCount);
+  let bareExpress: Awaited<ReturnType<typeof startBareExpress>> | undefined;
   try {
+    bareExpress = await startBareExpress();
+    const bare = new Http(new URL(bareExpress.url), bidderCount);
     const setupStarted = performance.now();
     const seller = await signUpAndLogIn(http);
     const bidders = await pool(
@@ -283,12 +346,14 @@ const main = async () => {
 
     const results: ScenarioResult[] = [];
     if (values.scenario !== 'spread')
-      results.push(await scenario('hot', server, http, bidders, [hot], () => hot));
+      results.push(await scenario('hot', server, http, bare, bidders, [hot], () => hot));
     if (values.scenario !== 'hot') {
       const auctionOf = (i: number) => spread[i % spread.length] as AuctionState;
-      results.push(await scenario('spread', server, http, bidders, spread, auctionOf));
+      results.push(await scenario('spread', server, http, bare, bidders, spread, auctionOf));
     }
     http.agent.destroy();
+    bare.agent.destroy();
+    await bareExpress.stop();
     const how = await server.stop('SIGTERM');
     if (how !== 0) throw new Error(`the server exited with ${how}:\n${server.output()}`);
     for (const { line, accepted } of results) {
@@ -309,6 +374,7 @@ const main = async () => {
     }
   } finally {
     http.agent.destroy();
+    await bareExpress?.stop();
     await server.stop('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -5,6 +5,7 @@ import type { Config } from './config';
 import type { RateLimitStores } from './http/rate-limit';
 import type { UserSessionStore } from './http/session-store';
 import type { ImageStore } from './http/uploads';
+import type { Readiness } from './http/readiness';
 import type { RealtimeLink } from './realtime/realtime-link';
 import type { StoreName, StoreStatus } from './stores';
 
@@ -23,6 +24,8 @@ export interface AppDeps {
   /** The one door to the event log: auction commands, categories, account events. */
   readonly engine: Engine;
   readonly runner: ProjectionRunner;
+  /** Whether the read models have caught up with the log as it stood at start (`GET /health`). */
+  readonly readiness: Readiness;
   readonly accounts: AccountStore;
   readonly sessions: UserSessionStore;
   /** Signs session cookies: SESSION_SECRET, or one kept with the sessions (see `Stores`). */

@@ -1,15 +1,16 @@
-import express from 'express';
-import helmet from 'helmet';
+import express, { type RequestHandler } from 'express';
 import type { AppDeps } from './app-deps';
 import { auditRoutes } from './http/audit/routes';
 import { auctionRoutes } from './http/auctions/routes';
 import { createPassport } from './http/auth/passport';
 import { authRoutes } from './http/auth/routes';
-import { bidRoutes } from './http/bids/routes';
+import { bidRoutes, isPlaceBid } from './http/bids/routes';
 import { csrfGuard } from './http/csrf';
 import { errorHandler, notFound } from './http/errors';
 import { openApiRoute } from './http/openapi';
-import { respond } from './http/respond';
+import { OwnWrites } from './http/own-writes';
+import { healthRoute, readinessGate } from './http/readiness';
+import { securityHeaders } from './http/security-headers';
 import { sessionMiddleware } from './http/session';
 import { UPLOADS_PATH } from './http/uploads';
 import { userRoutes } from './http/users/routes';
@@ -22,14 +23,28 @@ const allowedOrigins = (deps: AppDeps, port: number): string[] => [
   `http://127.0.0.1:${port}`,
 ];
 
+/** The CSRF guard on the current allowed origins, rebuilt only when the port changes. */
+const csrfGuardFor = (deps: AppDeps, port: () => number): RequestHandler => {
+  let guard: { port: number; handler: RequestHandler } | undefined;
+  return (req, res, next) => {
+    const current = port();
+    if (guard?.port !== current)
+      guard = { port: current, handler: csrfGuard(allowedOrigins(deps, current)) };
+    guard.handler(req, res, next);
+  };
+};
+
 /** The HTTP app: `/api/v1` (JSON, sessions, CSRF) and the uploaded images. */
 export const createApp = (deps: AppDeps, port: () => number) => {
   const session = sessionMiddleware(deps);
+  const ownWrites = new OwnWrites(deps);
   const app = express();
   app.disable('x-powered-by');
+  // JSON answers are computed per request; no ETag hash of every body.
+  app.set('etag', false);
   app.set('trust proxy', deps.config.TRUST_PROXY ? 1 : false);
   app.use(
-    helmet({
+    securityHeaders({
       contentSecurityPolicy: {
         directives: { 'img-src': ["'self'", 'data:', 'blob:'], 'upgrade-insecure-requests': null },
       },
@@ -42,25 +57,20 @@ export const createApp = (deps: AppDeps, port: () => number) => {
   const api = express.Router();
   api.use(express.json({ limit: '100kb', strict: true }));
   api.use(session);
-  api.use(passport.initialize());
-  api.use(passport.session());
-  api.use((req, res, next) => csrfGuard(allowedOrigins(deps, port()))(req, res, next));
-  api.get('/health', async (_req, res) => {
-    const [stores, cluster] = await Promise.all([deps.storeHealth(), deps.clusterHealth?.()]);
-    const ok =
-      Object.values(stores).every((store) => store.reachable) && (cluster?.reachable ?? true);
-    const message = ok
-      ? 'OK'
-      : cluster?.reachable === false
-        ? 'Kafka is unreachable'
-        : 'A store is unreachable';
-    respond(res, ok ? 200 : 503, message, { stores, ...(cluster ? { cluster } : {}) });
-  });
+  api.use(csrfGuardFor(deps, port));
+  // A user's request after their own bid waits until the catalog shows it (own-writes.ts); while
+  // the read models catch up at start the readiness gate below decides instead.
+  api.use(
+    ownWrites.middleware((method, path) => isPlaceBid(method, path) || !deps.readiness.isReady()),
+  );
+  api.get('/health', healthRoute(deps));
+  // While the read models catch up at start: reads wait briefly, then answer 503 (readiness.ts).
+  api.use(readinessGate(deps.readiness));
   api.get('/openapi.json', openApiRoute);
   api.use('/auth', authRoutes(deps, passport));
   api.use('/auction', auctionRoutes(deps, passport));
   api.use('/user', userRoutes(deps, passport));
-  api.use('/bid', bidRoutes(deps, passport));
+  api.use('/bid', bidRoutes(deps, passport, ownWrites));
   api.use('/audit', auditRoutes(deps));
   api.use(notFound);
   api.use(errorHandler(deps.log));
@@ -73,7 +83,7 @@ export const createApp = (deps: AppDeps, port: () => number) => {
   return {
     app,
     /** What a socket's handshake runs, so it carries the same session and user. */
-    socketMiddleware: [session, passport.initialize(), passport.session()],
+    socketMiddleware: [session],
     allowedOrigins: () => allowedOrigins(deps, port()),
   };
 };

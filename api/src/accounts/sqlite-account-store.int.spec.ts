@@ -68,3 +68,51 @@ describe('SqliteAccountStore', () => {
     }
   });
 });
+
+describe('SqliteAccountStore keeps accounts read by id in memory', () => {
+  const account = (id: string, email: string) => ({
+    id,
+    firstName: 'Cached',
+    lastName: 'Person',
+    email,
+    imageUrl: null,
+    passwordHash: null,
+    googleSubject: null,
+    createdAt: '2025-01-01T00:00:00.000Z',
+  });
+
+  it('never serves a copy older than a change made here or by another connection', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'accounts-'));
+    const filename = join(dir, 'accounts.sqlite');
+    const server = new SqliteAccountStore(filename);
+    // Another process on the same file, as the CLI that grants roles is.
+    const cli = new SqliteAccountStore(filename);
+    try {
+      await server.create(account('a', 'a@example.com'));
+      await server.create(account('b', 'b@example.com'));
+      expect((await server.byId('a'))?.role).toBe('User');
+      expect((await server.lookup(['b'])).get('b')?.firstName).toBe('Cached');
+
+      expect(await cli.setRole('a@example.com', 'Admin')).toBe(true);
+      expect((await server.byId('a'))?.role).toBe('Admin');
+
+      await server.setRole('a@example.com', 'Auditor');
+      expect((await server.byId('a'))?.role).toBe('Auditor');
+
+      await server.linkGoogle('b', 'subject-b');
+      expect((await server.byId('b'))?.googleSubject).toBe('subject-b');
+
+      await cli.erase('b');
+      expect(await server.byId('b')).toBeUndefined();
+      expect((await server.lookup(['b'])).get('b')?.firstName).not.toBe('Cached');
+
+      await server.erase('a');
+      expect(await server.byId('a')).toBeUndefined();
+      expect(await cli.byId('a')).toBeUndefined();
+    } finally {
+      await cli.close();
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -29,7 +29,8 @@ const toAccount = (row: Row): Account => ({
   createdAt: row.created_at,
 });
 
-/** Runs synchronous work as a promise: a throw becomes a rejection. */
+/** Accounts kept in memory by id (each request's signed-in user, the names read models join). */
+const CACHED = 10_000;
 
 /**
  * Accounts in `DATA_DIR/accounts.sqlite`. The e-mail is unique after trimming and case-folding,
@@ -37,10 +38,19 @@ const toAccount = (row: Row): Account => ({
  * Erasing an account deletes its row: the id in events then reads as "Deleted user". With
  * `secure_delete` the freed bytes are zeroed, and the write-ahead log is checkpointed and
  * truncated after an erase, so the personal data does not linger in either file.
+ *
+ * Accounts read by id are kept in memory (up to 10,000), so the signed-in user of every request
+ * and the names the read models join are not read from the file each time. The copy is dropped
+ * on every write through this store, and all of them whenever another connection (another
+ * process: the CLI, another node on the same file) has committed a change to the database, which
+ * SQLite's `data_version` reveals. An erased or changed account is therefore never served stale.
  */
 export class SqliteAccountStore implements AccountStore {
   private readonly db: Database.Database;
   private readonly statements: ReturnType<SqliteAccountStore['prepareStatements']>;
+  private readonly cache = new Map<string, Account>();
+  /** `data_version` when the cache was last known good. */
+  private cacheVersion: number | undefined;
 
   constructor(filename: string) {
     this.db = new Database(filename);
@@ -92,6 +102,8 @@ export class SqliteAccountStore implements AccountStore {
       ),
       setRole: this.db.prepare<[Role, string]>('UPDATE accounts SET role = ? WHERE email_key = ?'),
       erase: this.db.prepare<[string]>('DELETE FROM accounts WHERE id = ?'),
+      /** Changes when another connection commits to the database file. */
+      dataVersion: this.db.prepare<[], number>('PRAGMA data_version').pluck(),
     };
   }
 
@@ -120,7 +132,7 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   byId(id: string): Promise<Account | undefined> {
-    return settle(() => this.read('byId', id));
+    return settle(() => this.cachedById(id));
   }
 
   byEmail(email: string): Promise<Account | undefined> {
@@ -133,16 +145,21 @@ export class SqliteAccountStore implements AccountStore {
 
   linkGoogle(id: string, subject: string): Promise<void> {
     return settle(() => {
+      this.cache.clear();
       this.statements.linkGoogle.run(subject, id);
     });
   }
 
   setRole(email: string, role: Role): Promise<boolean> {
-    return settle(() => this.statements.setRole.run(role, normaliseEmail(email)).changes > 0);
+    return settle(() => {
+      this.cache.clear();
+      return this.statements.setRole.run(role, normaliseEmail(email)).changes > 0;
+    });
   }
 
   erase(id: string): Promise<void> {
     return settle(() => {
+      this.cache.clear();
       if (this.statements.erase.run(id).changes > 0) {
         this.db.pragma('wal_checkpoint(TRUNCATE)');
       }
@@ -153,7 +170,7 @@ export class SqliteAccountStore implements AccountStore {
     return settle(() => {
       const users = new Map<string, PublicUser>();
       for (const id of new Set(ids)) {
-        const account = this.read('byId', id);
+        const account = this.cachedById(id);
         users.set(id, account ? publicUser(account) : deletedUser(id));
       }
       return users;
@@ -166,6 +183,23 @@ export class SqliteAccountStore implements AccountStore {
 
   close(): Promise<void> {
     return closeSqlite(this.db);
+  }
+
+  /** By id, from memory while no write (here or by another connection) may have changed it. */
+  private cachedById(id: string): Account | undefined {
+    const version = this.statements.dataVersion.get();
+    if (version !== this.cacheVersion) {
+      this.cache.clear();
+      this.cacheVersion = version;
+    }
+    const cached = this.cache.get(id);
+    if (cached) return cached;
+    const account = this.read('byId', id);
+    if (account) {
+      if (this.cache.size >= CACHED) this.cache.clear();
+      this.cache.set(id, account);
+    }
+    return account;
   }
 
   private read(by: 'byId' | 'byEmail' | 'byGoogleSubject', key: string): Account | undefined {

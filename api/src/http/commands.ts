@@ -8,11 +8,17 @@ export type Accepted = Extract<CommandOutcome, { ok: true }>;
  * Sends a command through the engine. A refusal becomes a DomainError with the decider's code and
  * message; an accepted command waits (bounded) until the catalog shows it, so the next read does.
  * A lagging catalog is logged, not answered as a failure: the write is already durable.
+ * With `awaitCatalog: false` the outcome is returned as soon as the command is stored; the caller
+ * then answers from the outcome and keeps read-your-writes another way (`OwnWrites`).
  */
-export const sendCommand = async (deps: AppDeps, command: AuctionCommand): Promise<Accepted> => {
+export const sendCommand = async (
+  deps: AppDeps,
+  command: AuctionCommand,
+  options: { readonly awaitCatalog?: boolean } = {},
+): Promise<Accepted> => {
   const outcome = await deps.engine.send(command);
   if (!outcome.ok) throw new DomainError(outcome.rejection);
-  await catalogReaches(deps, outcome.position);
+  if (options.awaitCatalog !== false) await catalogReaches(deps, outcome.position);
   return outcome;
 };
 
@@ -21,7 +27,8 @@ export const catalogReaches = async (
   deps: AppDeps,
   position: number | undefined,
 ): Promise<void> => {
-  if (position === undefined) return;
+  // While the read models catch up at start nobody waits for them: reads answer 503 until then.
+  if (position === undefined || !deps.readiness.isReady()) return;
   await deps.runner
     .waitFor(position, ['catalog'], 2000)
     .catch((error: unknown) => deps.log('The catalog is behind a committed write', error));

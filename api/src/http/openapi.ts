@@ -261,7 +261,7 @@ export const operations: readonly Operation[] = [
     auth: 'user',
     body: PlaceBidBody,
     ok: 201,
-    payload: { newBid: BidView, currentBid: z.number() },
+    payload: { newBid: BidView, currentBid: z.number(), revision: z.number().int() },
   },
   {
     method: 'put',

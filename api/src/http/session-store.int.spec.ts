@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SessionData } from 'express-session';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { describeSessionStoreContract } from './session-store.contract';
 import { SqliteSessionStore } from './session-store';
 
@@ -119,6 +119,22 @@ describe('SqliteSessionStore on its own clock', () => {
     expect(await get('s2')).not.toBeNull();
   });
 
+  it('a purge of expired sessions (on some sets) keeps the minute rule for the live ones', async () => {
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0);
+    try {
+      await set('old', session(now + 1, 'bob'));
+      const expiresAt = now + HOUR_MS;
+      now += 1;
+      await set('s1', session(expiresAt, 'alice'));
+      expect(await store.countForUser('bob')).toBe(0);
+      await touch('s1', session(expiresAt + 30_000, 'alice'));
+      now = expiresAt;
+      expect(await get('s1')).toBeNull();
+    } finally {
+      random.mockRestore();
+    }
+  });
+
   it('touch does not bring back a destroyed session', async () => {
     await set('s1', session(now + HOUR_MS, 'alice'));
     await destroy('s1');
@@ -141,6 +157,28 @@ describe('SqliteSessionStore on its own clock', () => {
     expect(await store.countForUser('alice')).toBe(0);
     expect(await store.countForUser('bob')).toBe(1);
     expect(await store.destroyUser('alice')).toBe(0);
+  });
+
+  it('never serves from memory a session another connection changed or ended', async () => {
+    // Another process on the same file (the server's sessions are read on every request).
+    const other = new SqliteSessionStore(join(dir, 'sessions.sqlite'), () => now);
+    const otherSet = (sid: string, data: SessionData) =>
+      new Promise<void>((resolve, reject) => other.set(sid, data, callback(resolve, reject)));
+    try {
+      await set('s1', session(now + HOUR_MS, 'alice'));
+      await set('s2', session(now + HOUR_MS, 'bob'));
+      expect(await get('s1')).toEqual(session(now + HOUR_MS, 'alice'));
+
+      await otherSet('s1', session(now + 2 * HOUR_MS, 'carol'));
+      expect(await get('s1')).toEqual(session(now + 2 * HOUR_MS, 'carol'));
+
+      expect(await other.destroyUser('bob')).toBe(1);
+      expect(await get('s2')).toBeNull();
+      await new Promise<void>((resolve, reject) => other.destroy('s1', callback(resolve, reject)));
+      expect(await get('s1')).toBeNull();
+    } finally {
+      await other.close();
+    }
   });
 
   it('countForUser counts only the live sessions of that user', async () => {

@@ -19,7 +19,8 @@ export interface UserSessionStore extends session.Store {
   close(): Promise<void>;
 }
 
-/** Runs synchronous work as a promise: a throw becomes a rejection. */
+/** Sessions kept in memory (their stored row) at most. */
+const CACHED = 10_000;
 
 /** A rolling session's new expiry is written at most this often (it slides by a week). */
 const TOUCH_EVERY_MS = 60_000;
@@ -32,12 +33,19 @@ const userOf = (sess: session.SessionData): string | null => {
 /**
  * Server-side sessions in `DATA_DIR/sessions.sqlite`, with the signed-in user's id beside each one,
  * so every session of a user can be ended at once (logout everywhere, account deletion).
+ * The rows read are kept in memory: each write through this store updates or drops its copy, and
+ * all copies are dropped whenever another connection (another process on the same file) has
+ * committed anything, which SQLite's `data_version` reveals; so a session ended anywhere is never
+ * served from memory.
  */
 export class SqliteSessionStore extends session.Store implements UserSessionStore {
   private readonly db: Database.Database;
   private readonly statements: ReturnType<SqliteSessionStore['prepareStatements']>;
   /** The expiry last written per session, so a rolling touch writes only when it moves enough. */
   private readonly writtenExpiry = new Map<string, number>();
+  private readonly rows = new Map<string, { data: string; expires: number }>();
+  /** `data_version` when `rows` was last known good. */
+  private rowsVersion: number | undefined;
 
   constructor(
     filename: string,
@@ -79,6 +87,8 @@ export class SqliteSessionStore extends session.Store implements UserSessionStor
         'SELECT COUNT(*) AS n FROM sessions WHERE user_id = ? AND expires > ?',
       ),
       purge: this.db.prepare<[number]>('DELETE FROM sessions WHERE expires <= ?'),
+      /** Changes when another connection commits to the database file. */
+      dataVersion: this.db.prepare<[], number>('PRAGMA data_version').pluck(),
     };
   }
 
@@ -87,7 +97,7 @@ export class SqliteSessionStore extends session.Store implements UserSessionStor
     callback: (error: unknown, session?: session.SessionData | null) => void,
   ): void {
     try {
-      const row = this.statements.get.get(sid);
+      const row = this.row(sid);
       if (!row || row.expires <= this.now()) {
         this.writtenExpiry.delete(sid);
         callback(null, null);
@@ -103,7 +113,10 @@ export class SqliteSessionStore extends session.Store implements UserSessionStor
   override set(sid: string, sess: session.SessionData, callback?: Callback): void {
     try {
       const expires = this.expiry(sess);
-      this.statements.set.run(sid, userOf(sess), expires, JSON.stringify(sess));
+      const data = JSON.stringify(sess);
+      this.rows.delete(sid);
+      this.statements.set.run(sid, userOf(sess), expires, data);
+      this.remember(sid, { data, expires });
       this.writtenExpiry.set(sid, expires);
       if (Math.random() < 0.01) this.purge();
       callback?.();
@@ -116,6 +129,7 @@ export class SqliteSessionStore extends session.Store implements UserSessionStor
     try {
       const expires = this.expiry(sess);
       if (expires - (this.writtenExpiry.get(sid) ?? 0) >= TOUCH_EVERY_MS) {
+        this.rows.delete(sid);
         this.statements.touch.run(expires, sid);
         this.writtenExpiry.set(sid, expires);
       }
@@ -127,6 +141,7 @@ export class SqliteSessionStore extends session.Store implements UserSessionStor
 
   override destroy(sid: string, callback?: Callback): void {
     try {
+      this.rows.delete(sid);
       this.statements.destroy.run(sid);
       this.writtenExpiry.delete(sid);
       callback?.();
@@ -137,8 +152,10 @@ export class SqliteSessionStore extends session.Store implements UserSessionStor
 
   destroyUser(userId: string): Promise<number> {
     return settle(() => {
-      for (const { sid } of this.statements.userSessions.all(userId))
+      for (const { sid } of this.statements.userSessions.all(userId)) {
         this.writtenExpiry.delete(sid);
+        this.rows.delete(sid);
+      }
       return this.statements.destroyUser.run(userId).changes;
     });
   }
@@ -160,8 +177,34 @@ export class SqliteSessionStore extends session.Store implements UserSessionStor
     return expires ? new Date(expires).getTime() : this.now() + 86_400_000;
   }
 
+  /** The stored row, from memory while no other connection has committed since it was read. */
+  private row(sid: string): { data: string; expires: number } | undefined {
+    const version = this.statements.dataVersion.get();
+    if (version !== this.rowsVersion) {
+      this.rows.clear();
+      this.rowsVersion = version;
+    }
+    const known = this.rows.get(sid);
+    if (known) return known;
+    const row = this.statements.get.get(sid);
+    if (row) this.remember(sid, row);
+    return row;
+  }
+
+  private remember(sid: string, row: { data: string; expires: number }): void {
+    if (this.rows.size >= CACHED) this.rows.clear();
+    this.rows.set(sid, row);
+  }
+
+  /**
+   * Deletes the expired sessions, and forgets only their written expiries: forgetting a live one
+   * would let the next touch write an expiry that moved less than a minute.
+   */
   private purge(): void {
-    this.writtenExpiry.clear();
-    this.statements.purge.run(this.now());
+    const now = this.now();
+    this.rows.clear();
+    for (const [sid, expires] of this.writtenExpiry)
+      if (expires <= now) this.writtenExpiry.delete(sid);
+    this.statements.purge.run(now);
   }
 }

@@ -1,24 +1,324 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Request, RequestHandler } from 'express';
 import session from 'express-session';
+import type { Account } from '../accounts/account';
 import type { AppDeps } from '../app-deps';
+
+declare module 'express-session' {
+  interface SessionData {
+    /** The signed-in account's id (where passport kept it, so stored sessions stay valid). */
+    passport?: { user?: string };
+  }
+}
 
 export const SESSION_COOKIE = 'auction.sid';
 const WEEK_MS = 7 * 86_400_000;
+/**
+ * A rolling session's cookie is sent again, and its stored expiry moved, at most this often per
+ * session and process (each slides it by a week); the stores write the expiry as rarely.
+ */
+export const ROLL_EVERY_MS = 60_000;
+/** Cookie values whose signature was verified, and sessions rolled, remembered per process. */
+const REMEMBERED = 10_000;
 
-/** httpOnly, SameSite=Lax cookies, Secure when the public origin is https; stored server-side. */
-export const sessionMiddleware = (deps: AppDeps) =>
-  session({
-    name: SESSION_COOKIE,
+export interface SessionOptions {
+  readonly store: session.Store;
+  readonly secret: string;
+  /** Secure cookies (https): set only on a request that came over https. */
+  readonly secure: boolean;
+  /** Whether `X-Forwarded-Proto` tells a request came over https (behind one proxy). */
+  readonly trustProxy: boolean;
+  /** The account a session's user id names; undefined when there is none any more. */
+  readonly users: (id: string) => Promise<Account | undefined>;
+  readonly log: (message: string, error?: unknown) => void;
+  readonly now?: () => number;
+  readonly maxAgeMs?: number;
+}
+
+/** A map that forgets its oldest entries beyond `max`. */
+class Bounded<V> extends Map<string, V> {
+  constructor(private readonly max: number) {
+    super();
+  }
+  remember(key: string, value: V): void {
+    if (!this.has(key) && this.size >= this.max) {
+      const oldest = this.keys().next();
+      if (!oldest.done) this.delete(oldest.value);
+    }
+    this.set(key, value);
+  }
+}
+
+/** `value.signature`, the HMAC-SHA256 of the value in base64 without padding (cookie-signature's). */
+const sign = (value: string, secret: string): string =>
+  `${value}.${createHmac('sha256', secret).update(value).digest('base64').replace(/=+$/, '')}`;
+
+/** The raw value of cookie `name` in a Cookie header (the first one, as the cookie module reads). */
+const cookieValue = (header: string | undefined, name: string): string | undefined => {
+  if (!header) return undefined;
+  let at = 0;
+  while (at < header.length) {
+    const semicolon = header.indexOf(';', at);
+    const end = semicolon === -1 ? header.length : semicolon;
+    const eq = header.indexOf('=', at);
+    if (eq !== -1 && eq < end && header.slice(at, eq).trim() === name) {
+      const value = header.slice(eq + 1, end).trim();
+      return value.length > 1 && value.startsWith('"') && value.endsWith('"')
+        ? value.slice(1, -1)
+        : value;
+    }
+    at = end + 1;
+  }
+  return undefined;
+};
+
+type SessionConstructor = new (
+  req: IncomingMessage,
+  data?: object,
+) => session.Session & Partial<session.SessionData>;
+type CookieConstructor = new (options?: object) => session.Cookie;
+const BaseSession = session.Session as unknown as SessionConstructor;
+const Cookie = session.Cookie as unknown as CookieConstructor;
+
+/** express-session's `Cookie` writes itself as a Set-Cookie value (not in its types). */
+type SerializableCookie = session.Cookie & { serialize(name: string, value: string): string };
+type Touch = (sid: string, sess: session.SessionData, callback: (error?: unknown) => void) => void;
+
+/** What the session holds apart from its cookie, as a string: how a change is seen. */
+const contentOf = (sess: object): string => JSON.stringify({ ...sess, cookie: undefined });
+const EMPTY = '{}';
+
+/** express-session's `Session`, remembering what it held when loaded or last saved. */
+class TrackedSession extends BaseSession {
+  #saved: string;
+  constructor(req: IncomingMessage, data?: object) {
+    super(req, data);
+    this.#saved = contentOf(this);
+  }
+  override save(callback?: (error?: unknown) => void): this {
+    this.#saved = contentOf(this);
+    return super.save(callback);
+  }
+  changed(): boolean {
+    return contentOf(this) !== this.#saved;
+  }
+}
+
+type SessionRequest = IncomingMessage &
+  Pick<Request, 'session' | 'sessionID' | 'sessionStore' | 'user'>;
+
+const cameOverHttps = (req: IncomingMessage, trustProxy: boolean): boolean => {
+  if ((req.socket as { encrypted?: boolean }).encrypted) return true;
+  if (!trustProxy) return false;
+  const proto = req.headers['x-forwarded-proto'];
+  const first = (Array.isArray(proto) ? proto[0] : proto)?.split(',')[0]?.trim().toLowerCase();
+  return first === 'https';
+};
+
+/**
+ * Server-side sessions on a `session.Store` (the same stores and the same signed cookie as
+ * express-session, whose `Session` and `Cookie` it uses), with the signed-in account on
+ * `req.user`. Cheaper per request than express-session and passport's session strategy:
+ * - a cookie's HMAC is verified once per value and process, then remembered;
+ * - the session is read from the store on every request, so a logout or an account deletion on
+ *   any node ends it at once, but written only when its content changed (a login, a logout, the
+ *   Google sign-in's pending state), and no hash is computed to find out;
+ * - the rolling expiry (a week from the last request) is sent as a new cookie and moved in the
+ *   store at most once a minute per session, not on every response;
+ * - the account comes from `users` (a cache of the account store): an account that no longer
+ *   exists leaves the request anonymous and the session without a user, as passport did.
+ * Cookies are httpOnly, SameSite=Lax, Secure on https, a new id at every login (`regenerate`).
+ */
+export const leanSession = (options: SessionOptions): RequestHandler => {
+  const { store, secret, log } = options;
+  const now = options.now ?? Date.now;
+  const cookieOptions = {
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: options.secure,
+    maxAge: options.maxAgeMs ?? WEEK_MS,
+    path: '/',
+  };
+  const verified = new Bounded<string>(REMEMBERED);
+  const rolledAt = new Bounded<number>(REMEMBERED);
+
+  const verifiedId = (raw: string): string | undefined => {
+    const known = verified.get(raw);
+    if (known !== undefined) return known;
+    let value = raw;
+    if (value.includes('%')) {
+      try {
+        value = decodeURIComponent(value);
+      } catch {
+        return undefined;
+      }
+    }
+    if (!value.startsWith('s:')) return undefined;
+    const signed = value.slice(2);
+    const dot = signed.lastIndexOf('.');
+    if (dot <= 0) return undefined;
+    const sid = signed.slice(0, dot);
+    const expected = Buffer.from(sign(sid, secret));
+    const given = Buffer.from(signed);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+    verified.remember(raw, sid);
+    return sid;
+  };
+
+  // What `session.regenerate()` calls (through the store), as express-session sets it up.
+  const generate = (req: SessionRequest) => {
+    req.sessionID = randomBytes(24).toString('base64url');
+    const fresh = new TrackedSession(req);
+    fresh.cookie = new Cookie(cookieOptions);
+    req.session = fresh;
+  };
+  (store as session.Store & { generate: (req: SessionRequest) => void }).generate = generate;
+
+  // express-session's `Store.createSession`, into a `TrackedSession`.
+  const inflate = (req: SessionRequest, data: session.SessionData) => {
+    const { expires, originalMaxAge } = data.cookie as {
+      expires?: unknown;
+      originalMaxAge?: number;
+    };
+    const cookie = new Cookie(data.cookie);
+    if (typeof expires === 'string') cookie.expires = new Date(expires);
+    cookie.originalMaxAge = originalMaxAge ?? null;
+    data.cookie = cookie;
+    req.session = new TrackedSession(req, data);
+  };
+
+  /** What one request's session needs at its end (kept on the response, no closures per request). */
+  interface PerRequest {
+    readonly req: SessionRequest;
+    readonly cookieId: string | undefined;
+    readonly writeHead: ServerResponse['writeHead'];
+    readonly end: ServerResponse['end'];
+    /** Whether this response sends the rolled cookie (once a minute per session). */
+    roll: boolean;
+    /** The rolled expiry still to be written to the store. */
+    touchStore: boolean;
+    headersDecided: boolean;
+    ended: boolean;
+  }
+  const STATE = Symbol('session');
+  type WithState = ServerResponse & { [STATE]: PerRequest };
+
+  // Before the headers go: the cookie of a new session that holds something, or the rolled one.
+  const setCookie = (res: ServerResponse, state: PerRequest) => {
+    const { req } = state;
+    const sess = req.session as TrackedSession | undefined;
+    if (!sess) return;
+    const isNew = req.sessionID !== state.cookieId;
+    if (isNew ? contentOf(sess) === EMPTY : !state.roll) return;
+    if (sess.cookie.secure && !cameOverHttps(req, options.trustProxy)) return;
+    if (!isNew) {
+      sess.touch();
+      state.touchStore = true;
+    }
+    rolledAt.remember(req.sessionID, now());
+    const cookie = (sess.cookie as SerializableCookie).serialize(
+      SESSION_COOKIE,
+      `s:${sign(req.sessionID, secret)}`,
+    );
+    const previous = res.getHeader('Set-Cookie');
+    res.setHeader(
+      'Set-Cookie',
+      previous === undefined
+        ? cookie
+        : [...(Array.isArray(previous) ? previous : [String(previous)]), cookie],
+    );
+  };
+
+  function writeHead(this: WithState, ...args: unknown[]) {
+    const state = this[STATE];
+    if (!state.headersDecided) {
+      state.headersDecided = true;
+      setCookie(this, state);
+    }
+    return (state.writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+  }
+
+  // A changed session is stored before the answer goes, so the next request finds it.
+  function end(this: WithState, ...args: unknown[]) {
+    const state = this[STATE];
+    const original = state.end as (...a: unknown[]) => ServerResponse;
+    if (state.ended) return original.apply(this, args);
+    state.ended = true;
+    const { req } = state;
+    const sess = req.session as TrackedSession | undefined;
+    if (sess?.changed()) {
+      sess.save((error) => {
+        if (error) log('A session could not be saved', error);
+        original.apply(this, args);
+      });
+      return this;
+    }
+    const done = original.apply(this, args);
+    if (state.touchStore && sess && req.sessionID === state.cookieId)
+      (store.touch as Touch)?.call(store, req.sessionID, sess, (error) => {
+        if (error) log('A session could not be touched', error);
+      });
+    return done;
+  }
+
+  return (expressReq, expressRes, next) => {
+    const req = expressReq as unknown as SessionRequest;
+    if (req.session) return next();
+    const res = expressRes as unknown as WithState;
+    req.sessionStore = store as Request['sessionStore'];
+    const raw = cookieValue(req.headers.cookie, SESSION_COOKIE);
+    const cookieId = raw === undefined ? undefined : verifiedId(raw);
+    res[STATE] = {
+      req,
+      cookieId,
+      // Called back with the response as `this` (writeHead and end below).
+      // eslint-disable-next-line @typescript-eslint/unbound-method
+      writeHead: res.writeHead,
+      // eslint-disable-next-line @typescript-eslint/unbound-method
+      end: res.end,
+      roll: false,
+      touchStore: false,
+      headersDecided: false,
+      ended: false,
+    };
+    res.writeHead = writeHead as unknown as WithState['writeHead'];
+    res.end = end as unknown as WithState['end'];
+
+    if (cookieId === undefined) {
+      generate(req);
+      return next();
+    }
+    req.sessionID = cookieId;
+    store.get(cookieId, (error, data) => {
+      if (error) return next(error);
+      if (!data) {
+        generate(req);
+        return next();
+      }
+      inflate(req, data);
+      res[STATE].roll = now() - (rolledAt.get(cookieId) ?? 0) >= ROLL_EVERY_MS;
+      const userId = data.passport?.user;
+      if (typeof userId !== 'string') return next();
+      options.users(userId).then(
+        (account) => {
+          if (account) req.user = account;
+          else delete req.session.passport?.user;
+          next();
+        },
+        (lookupError: unknown) => next(lookupError),
+      );
+    });
+  };
+};
+
+/** The app's sessions: the configured store and secret, accounts from the (cached) account store. */
+export const sessionMiddleware = (deps: AppDeps): RequestHandler =>
+  leanSession({
     store: deps.sessions,
     secret: deps.sessionSecret,
-    resave: false,
-    saveUninitialized: false,
-    rolling: true,
-    proxy: deps.config.TRUST_PROXY,
-    cookie: {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: deps.origin.startsWith('https:'),
-      maxAge: WEEK_MS,
-      path: '/',
-    },
+    secure: deps.origin.startsWith('https:'),
+    trustProxy: deps.config.TRUST_PROXY,
+    users: (id) => deps.accounts.byId(id),
+    log: deps.log,
   });

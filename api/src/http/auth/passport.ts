@@ -3,16 +3,13 @@ import { Strategy as LocalStrategy } from 'passport-local';
 import type { AppDeps } from '../../app-deps';
 import { decoyHash, verifyPassword } from '../../accounts/password';
 
-/** Passport for one app: sessions hold the account id; the local strategy checks the password. */
+/**
+ * Passport for one app: the local strategy checks the password. Sessions are not passport's: the
+ * session middleware (`../session.ts`) puts the signed-in account on `req.user`, and
+ * `startSession`/`endSession` (`./routes.ts`) log in and out.
+ */
 export const createPassport = (deps: AppDeps) => {
   const passport = new Passport();
-  passport.serializeUser<string>((user, done) => done(null, user.id));
-  passport.deserializeUser<string>((id, done) => {
-    deps.accounts.byId(id).then(
-      (account) => done(null, account ?? false),
-      (error: unknown) => done(error),
-    );
-  });
   passport.use(
     'local',
     new LocalStrategy(

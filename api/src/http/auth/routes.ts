@@ -14,27 +14,32 @@ import { googleRoutes } from './google';
 import type { AppPassport } from './passport';
 import { LoginBody, SignupBody } from './schemas';
 
-/** Logs the account in on a fresh session id (no session fixation). */
+/**
+ * Logs the account in on a fresh session id (no session fixation): the previous session is
+ * destroyed, the new one holds the account id (where passport kept it) and is stored before the
+ * answer, and `req.user` is the account.
+ */
 export const startSession = (req: Request, account: Account): Promise<void> =>
   new Promise((resolve, reject) =>
     req.session.regenerate((regenerateError) => {
       if (regenerateError) return reject(regenerateError as Error);
-      req.login(account, { session: true, keepSessionInfo: false }, (loginError) =>
-        loginError ? reject(loginError as Error) : resolve(),
-      );
+      req.session.passport = { user: account.id };
+      req.session.save((saveError) => {
+        if (saveError) return reject(saveError as Error);
+        req.user = account;
+        resolve();
+      });
     }),
   );
 
-/** Ends the request's session and removes its cookie. */
+/** Ends the request's session: it is destroyed in the store; the caller removes its cookie. */
 export const endSession = (req: Request): Promise<void> =>
-  new Promise((resolve, reject) =>
-    req.logout({ keepSessionInfo: false }, (logoutError) => {
-      if (logoutError) return reject(logoutError as Error);
-      req.session.destroy((destroyError) =>
-        destroyError ? reject(destroyError as Error) : resolve(),
-      );
-    }),
-  );
+  new Promise((resolve, reject) => {
+    req.user = undefined;
+    req.session.destroy((destroyError) =>
+      destroyError ? reject(destroyError as Error) : resolve(),
+    );
+  });
 
 const MINUTE_MS = 60_000;
 

@@ -10,8 +10,9 @@ import { Router } from 'express';
 import { publicUser, type Account } from '../../accounts/account';
 import type { AppDeps } from '../../app-deps';
 import type { AppPassport } from '../auth/passport';
-import { limiter } from '../rate-limit';
 import { sendCommand } from '../commands';
+import type { OwnWrites } from '../own-writes';
+import { limiter } from '../rate-limit';
 import { commandMetadata, currentUser, newId } from '../request-context';
 import { respond } from '../respond';
 import { parseInput } from '../validate';
@@ -37,7 +38,11 @@ const ownBid = async (deps: AppDeps, bidId: string, account: Account) => {
   return { ...bid, bidId };
 };
 
-export const bidRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
+/** The route that answers from the command's outcome, without waiting for the catalog. */
+export const isPlaceBid = (method: string, path: string): boolean =>
+  method === 'POST' && path === '/bid/placeBid';
+
+export const bidRoutes = (deps: AppDeps, _passport: AppPassport, ownWrites: OwnWrites): Router => {
   const router = Router();
   router.use((req, _res, next) => {
     currentUser(req);
@@ -57,11 +62,17 @@ export const bidRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
     const account = currentUser(req);
     const body = parseInput(PlaceBidBody, req.body ?? {});
     const bidId = newId(req, account.id, `bid:${body.productId}`);
-    const outcome = await sendCommand(deps, {
-      type: 'PlaceBid',
-      data: { auctionId: body.productId, bidId, amount: dollarsToCents(body.bidAmount) },
-      metadata: commandMetadata(req, deps, account.id, body.productId),
-    });
+    // Answered from the outcome once stored; this user's next request waits for the catalog.
+    const outcome = await sendCommand(
+      deps,
+      {
+        type: 'PlaceBid',
+        data: { auctionId: body.productId, bidId, amount: dollarsToCents(body.bidAmount) },
+        metadata: commandMetadata(req, deps, account.id, body.productId),
+      },
+      { awaitCatalog: false },
+    );
+    ownWrites.note(account.id, outcome.position);
     const placed = outcome.events.find((event) => event.type === 'BidPlaced');
     if (!placed) throw new Error(`PlaceBid ${bidId} was accepted without a BidPlaced event`);
     respond(res, 201, 'Bid placed successfully!', {
@@ -70,6 +81,8 @@ export const bidRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
         account,
       ),
       currentBid: centsToDollars(outcome.currentBid),
+      // The auction's stream revision after the bid: a client applies its own bid at it, once.
+      revision: outcome.revision,
     });
   });
 

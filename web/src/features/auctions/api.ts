@@ -41,7 +41,7 @@ const BidOutcome = z.object({ currentBid: z.number() });
 
 export const bidsApi = {
   place: (productId: string, bidAmount: number) =>
-    call('/bid/placeBid', BidOutcome.extend({ newBid: BidView }), {
+    call('/bid/placeBid', BidOutcome.extend({ newBid: BidView, revision: z.number().int() }), {
       method: 'POST',
       json: { productId, bidAmount },
     }),

@@ -165,6 +165,7 @@ interface AuctionDetailProps {
 }
 
 const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) => {
+  const applyOwnBid = useLiveAuction((s) => s.applyOwnBid);
   const user = useSession((s) => s.user);
   const navigate = useNavigate();
   const now = useNow(1000);
@@ -199,9 +200,10 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
       });
       if (!placed) return;
       setDialog(null);
-      await refresh();
+      // Shown from the answer itself; the socket's copy of the same revision is then dropped.
+      await applyOwnBid(auctionId, placed);
     },
-    [auctionId, refresh],
+    [auctionId, applyOwnBid],
   );
 
   const editedBid =

@@ -19,6 +19,19 @@ interface LiveAuctionState {
   /** Refetches and keeps whichever of the fetched view and the live one is newer. */
   refresh: () => Promise<void>;
   apply: (event: AuctionSocketEvent) => void;
+  /**
+   * The user's own accepted bid, from the place-bid answer: applied at its revision like the
+   * socket's `newBid` (which is then dropped as a repeat), or, when events before it have not
+   * arrived yet, by a refetch. Applied at most once, whichever comes first.
+   */
+  applyOwnBid: (auctionId: string, placed: OwnBid) => Promise<void>;
+}
+
+/** What the place-bid route answers: the bid, the current bid after it, its stream revision. */
+export interface OwnBid {
+  readonly newBid: BidView;
+  readonly currentBid: number;
+  readonly revision: number;
 }
 
 const byAmountDesc = (a: BidView, b: BidView) =>
@@ -156,6 +169,26 @@ export const useLiveAuction = create<LiveAuctionState>()((set, get) => {
       if (!auction || auction._id !== event.productId || event.revision <= auction.revision) return;
       set({ auction: applyAuctionEvent(auction, event) });
       if (event.type === 'BidPlaced' && event.bid) highlight(event.bid._id);
+    },
+    applyOwnBid: async (auctionId, placed) => {
+      const { auction } = get();
+      if (!auction || auction._id !== auctionId || placed.revision <= auction.revision) return;
+      if (placed.revision > auction.revision + 1) {
+        // Events before it are still on their way: the detail shows them all (read-your-writes).
+        await get().refresh();
+        return;
+      }
+      // The watch moves first, so the socket's copy of this revision is dropped as a repeat.
+      advanceWatch(auctionId, placed.revision);
+      get().apply({
+        type: 'BidPlaced',
+        productId: auctionId,
+        revision: placed.revision,
+        bid: placed.newBid,
+        currentBid: placed.currentBid,
+        status: auction.status,
+        at: placed.newBid.createdAt,
+      });
     },
   };
 });

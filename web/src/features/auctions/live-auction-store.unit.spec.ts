@@ -1,0 +1,146 @@
+import type { AuctionView, BidView } from '@auction/contracts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+// The real socket module over a fake socket.io client: the test delivers the server's events.
+const fake = vi.hoisted(() => {
+  const handlers = new Map<string, (payload: unknown) => void>();
+  const socket = {
+    connected: false,
+    on: (name: string, handler: (payload: unknown) => void) => {
+      handlers.set(name, handler);
+      return socket;
+    },
+    emit: () => socket,
+    connect: () => socket,
+    disconnect: () => socket,
+    removeAllListeners: () => socket,
+  };
+  return { handlers, socket, detail: vi.fn() };
+});
+vi.mock('socket.io-client', () => ({ io: () => fake.socket }));
+vi.mock('./api', () => ({ auctionsApi: { detail: fake.detail } }));
+
+const { useLiveAuction } = await import('./live-auction-store');
+
+const AUCTION = 'a1';
+const person = (id: string) => ({ _id: id, firstName: 'F', lastName: 'L', image: null });
+const bid = (id: string, dollars: number): BidView => ({
+  _id: id,
+  auctionId: AUCTION,
+  bidAmount: dollars,
+  amount: dollars,
+  bidder: person(`u-${id}`),
+  createdAt: new Date(dollars * 1000).toISOString(),
+});
+const view = (revision: number, bids: BidView[]): AuctionView => ({
+  _id: AUCTION,
+  title: 'Lot',
+  description: 'A lot',
+  category: { _id: 'c', name: 'C' },
+  startingPrice: 10,
+  currentBid: bids[0]?.bidAmount ?? 0,
+  image: null,
+  images: null,
+  seller: person('seller'),
+  auctionEndTime: new Date(Date.now() + 86_400_000).toISOString(),
+  status: 'Live',
+  bids,
+  bidCount: bids.length,
+  createdAt: new Date(0).toISOString(),
+  winner: null,
+  finalPrice: null,
+  revision,
+});
+/** The server's `newBid` for `placed` at `revision`. */
+const broadcast = (revision: number, placed: BidView) =>
+  fake.handlers.get('newBid')?.({
+    productId: AUCTION,
+    revision,
+    type: 'BidPlaced',
+    bid: placed,
+    currentBid: placed.bidAmount,
+    status: 'Live',
+    at: placed.createdAt,
+  });
+
+const opened = async (initial: AuctionView) => {
+  fake.detail.mockResolvedValueOnce({ auctionDetails: initial });
+  const close = useLiveAuction.getState().open(AUCTION);
+  await vi.waitFor(() =>
+    expect(useLiveAuction.getState().auction?.revision).toBe(initial.revision),
+  );
+  return close;
+};
+const shown = () => {
+  const auction = useLiveAuction.getState().auction;
+  return {
+    revision: auction?.revision,
+    bids: auction?.bids.map((b) => b._id),
+    count: auction?.bidCount,
+  };
+};
+
+let close: () => void = () => undefined;
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  fake.detail.mockReset();
+});
+afterEach(() => {
+  close();
+  vi.useRealTimers();
+});
+
+describe('the own bid and its broadcast', () => {
+  it('applies the own bid from the answer, then drops the broadcast of the same revision', async () => {
+    close = await opened(view(3, [bid('b1', 20)]));
+    const own = bid('mine', 21);
+    await useLiveAuction
+      .getState()
+      .applyOwnBid(AUCTION, { newBid: own, currentBid: 21, revision: 4 });
+    expect(shown()).toEqual({ revision: 4, bids: ['mine', 'b1'], count: 2 });
+    expect(useLiveAuction.getState().auction?.currentBid).toBe(21);
+
+    broadcast(4, own);
+    expect(shown()).toEqual({ revision: 4, bids: ['mine', 'b1'], count: 2 });
+    broadcast(5, bid('b2', 22));
+    expect(shown()).toEqual({ revision: 5, bids: ['b2', 'mine', 'b1'], count: 3 });
+    expect(fake.detail).toHaveBeenCalledTimes(1);
+  });
+
+  it('ignores the answer when the broadcast came first', async () => {
+    close = await opened(view(3, [bid('b1', 20)]));
+    const own = bid('mine', 21);
+    broadcast(4, own);
+    await useLiveAuction
+      .getState()
+      .applyOwnBid(AUCTION, { newBid: own, currentBid: 21, revision: 4 });
+    expect(shown()).toEqual({ revision: 4, bids: ['mine', 'b1'], count: 2 });
+  });
+
+  it('refetches when events before the own bid have not arrived yet, and keeps order after', async () => {
+    close = await opened(view(3, [bid('b1', 20)]));
+    const other = bid('b2', 21);
+    const own = bid('mine', 22);
+    fake.detail.mockResolvedValueOnce({ auctionDetails: view(5, [own, other, bid('b1', 20)]) });
+    await useLiveAuction
+      .getState()
+      .applyOwnBid(AUCTION, { newBid: own, currentBid: 22, revision: 5 });
+    expect(fake.detail).toHaveBeenCalledTimes(2);
+    expect(shown()).toEqual({ revision: 5, bids: ['mine', 'b2', 'b1'], count: 3 });
+
+    // The late broadcasts of revisions 4 and 5 change nothing; 6 applies.
+    broadcast(4, other);
+    broadcast(5, own);
+    expect(shown()).toEqual({ revision: 5, bids: ['mine', 'b2', 'b1'], count: 3 });
+    broadcast(6, bid('b3', 23));
+    expect(shown()).toEqual({ revision: 6, bids: ['b3', 'mine', 'b2', 'b1'], count: 4 });
+  });
+
+  it('ignores an answer about another auction than the one on screen', async () => {
+    close = await opened(view(3, [bid('b1', 20)]));
+    await useLiveAuction
+      .getState()
+      .applyOwnBid('other', { newBid: bid('x', 30), currentBid: 30, revision: 4 });
+    expect(shown()).toEqual({ revision: 3, bids: ['b1'], count: 1 });
+  });
+});
