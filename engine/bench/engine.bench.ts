@@ -1,27 +1,34 @@
 /**
- * One hot auction, N concurrent bidders each placing valid raising bids for a fixed time, on the
- * durable SQLite store; then the same store's append rate for the same events in the same batch
- * sizes, measured in the same run. Prints one JSON line.
+ * Bids decided and durably stored per second by the engine on the durable SQLite store, with
+ * 1,000 concurrent bidders spread over 1, 100 and 1,000 auctions (one JSON line each), beside the
+ * raw limit measured in the same run: better-sqlite3 inserting the very rows this run stored
+ * (same schema, WAL, synchronous=FULL) in commits of 1,000 rows, with nothing of ours around it.
+ * Then memory: 12,500 live auctions loaded into actors (`engine-memory`).
  *
- *   npm run bench:engine [-- --quick] [-- --bidders 1000 --seconds 10]
+ *   npm run bench:engine [-- --quick] [-- --auctions 1000] [-- --bidders 1000 --seconds 10]
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { auctionStream } from '@auction/contracts';
-import { Engine, type EventStore, type NewEvent, SqliteEventStore } from '../src/index';
+import Database from 'better-sqlite3';
+import { Engine, SqliteEventStore } from '../src/index';
+import { EVENTS_SCHEMA } from '../src/event-store/sqlite-event-store';
 
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
+    'inline-writer': { type: 'boolean', default: false },
+    auctions: { type: 'string' },
     bidders: { type: 'string' },
     seconds: { type: 'string' },
   },
 });
 const bidders = Number(values.bidders ?? 1000);
 const seconds = Number(values.seconds ?? (values.quick ? 3 : 10));
+const scenarios = values.auctions ? [Number(values.auctions)] : [1, 100, 1000];
+const RAW_ROWS_PER_COMMIT = 1000;
 
 const percentile = (sorted: readonly number[], p: number): number =>
   sorted.length === 0
@@ -29,64 +36,99 @@ const percentile = (sorted: readonly number[], p: number): number =>
     : (sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0);
 const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 
-/** Records each append's size while passing it through. */
-const recordingBatches = (inner: SqliteEventStore, sizes: number[]): EventStore =>
-  new Proxy(inner, {
-    get(target, key, receiver) {
-      if (key === 'append') {
-        return (...args: Parameters<EventStore['append']>) => {
-          sizes.push(args[1].length);
-          return target.append(...args);
-        };
-      }
-      const value: unknown = Reflect.get(target, key, receiver);
-      return typeof value === 'function'
-        ? (value as (...a: unknown[]) => unknown).bind(target)
-        : value;
-    },
-  });
+interface StoredRow {
+  event_id: string;
+  stream_id: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+  recorded_at: string;
+}
 
-const main = async () => {
+/**
+ * The raw limit: the rows of `source` after `afterPosition`, inserted by better-sqlite3 into a
+ * fresh file with the log's own schema and pragmas, 1,000 rows per transaction. Rows per second.
+ */
+const rawInsertRate = (dir: string, source: string, afterPosition: number): number => {
+  const reader = new Database(source, { readonly: true });
+  const rows = reader
+    .prepare<[number], StoredRow>(
+      `SELECT event_id, stream_id, revision, type, data, metadata, recorded_at
+       FROM events WHERE position > ? ORDER BY position`,
+    )
+    .all(afterPosition);
+  reader.close();
+  const db = new Database(join(dir, 'raw.sqlite'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('cache_size = -65536');
+  db.pragma('wal_autocheckpoint = 10000');
+  db.exec(EVENTS_SCHEMA);
+  const insert = db.prepare(
+    `INSERT INTO events (event_id, stream_id, revision, type, data, metadata, recorded_at)
+     VALUES (@event_id, @stream_id, @revision, @type, @data, @metadata, @recorded_at)`,
+  );
+  const insertMany = db.transaction((chunk: readonly StoredRow[]) => {
+    for (const row of chunk) insert.run(row);
+  });
+  const started = performance.now();
+  for (let offset = 0; offset < rows.length; offset += RAW_ROWS_PER_COMMIT)
+    insertMany.immediate(rows.slice(offset, offset + RAW_ROWS_PER_COMMIT));
+  const elapsed = (performance.now() - started) / 1000;
+  db.close();
+  return rows.length / elapsed;
+};
+
+const run = async (auctions: number) => {
   const dir = mkdtempSync(join(tmpdir(), 'bench-engine-'));
-  const sqlite = new SqliteEventStore({ filename: join(dir, 'events.sqlite') });
+  const filename = join(dir, 'events.sqlite');
+  const store = new SqliteEventStore({ filename, writerThread: !values['inline-writer'] });
   const now = Date.now();
-  const batchSizes: number[] = [];
-  const bus = new Engine({ store: recordingBatches(sqlite, batchSizes) });
-  await bus.seedFixedCategories(new Date(now).toISOString());
-  const auctionId = randomUUID();
+  const engine = new Engine({ store });
+  await engine.seedFixedCategories(new Date(now).toISOString());
   const meta = (actorId: string) => ({
     commandId: randomUUID(),
     correlationId: randomUUID(),
     actorId,
     at: new Date().toISOString(),
   });
-  const created = await bus.send({
-    type: 'CreateAuction',
-    data: {
-      auctionId,
-      title: 'Hot item',
-      description: 'Everyone wants it',
-      categoryId: 'antiques',
-      startingPrice: 10_000,
-      endsAt: new Date(now + 86_400_000).toISOString(),
-      image: null,
-    },
-    metadata: meta('seller'),
-  });
-  if (!created.ok) throw new Error(created.rejection.message);
-  batchSizes.length = 0;
+  const auctionIds = Array.from({ length: auctions }, () => randomUUID());
+  for (const auctionId of auctionIds) {
+    const created = await engine.send({
+      type: 'CreateAuction',
+      data: {
+        auctionId,
+        title: 'Hot item',
+        description: 'Everyone wants it',
+        categoryId: 'antiques',
+        startingPrice: 10_000,
+        endsAt: new Date(now + 86_400_000).toISOString(),
+        image: null,
+      },
+      metadata: meta('seller'),
+    });
+    if (!created.ok) throw new Error(created.rejection.message);
+  }
+  const setupHead = (await store.headPosition()) ?? 0;
+  const before = store.groupCommits();
+  const rssBefore = process.memoryUsage().rss;
 
-  let nextAmount = 10_000;
+  // Each auction's bidders offer $1 above the last amount sent to it: raising, so accepted,
+  // except when a later offer overtakes an earlier one in the same auction's queue.
+  const nextAmount = auctionIds.map(() => 10_000);
   let accepted = 0;
   let refused = 0;
   const latencies: number[] = [];
   const deadline = performance.now() + seconds * 1000;
   const bidder = async (i: number) => {
     const actorId = `bidder-${i}`;
+    const index = i % auctions;
+    const auctionId = auctionIds[index] as string;
     while (performance.now() < deadline) {
-      const amount = (nextAmount += 100);
+      const amount = (nextAmount[index] = (nextAmount[index] ?? 0) + 100);
       const sent = performance.now();
-      const outcome = await bus.send({
+      const outcome = await engine.send({
         type: 'PlaceBid',
         data: { auctionId, bidId: randomUUID(), amount },
         metadata: meta(actorId),
@@ -99,45 +141,37 @@ const main = async () => {
   const started = performance.now();
   await Promise.all(Array.from({ length: bidders }, (_, i) => bidder(i)));
   const elapsed = (performance.now() - started) / 1000;
-  await bus.close();
+  const after = store.groupCommits();
+  const rssAfter = process.memoryUsage().rss;
+  await engine.close();
+  await store.close();
 
-  const stored = await sqlite.readStream(auctionStream(auctionId), { fromRevision: 1 });
-  const events: NewEvent[] = stored.map((e) => ({
-    id: randomUUID(),
-    type: e.type,
-    data: e.data,
-    metadata: e.metadata,
-  }));
-  const rawStream = `raw-${auctionId}`;
-  let offset = 0;
-  const rawStarted = performance.now();
-  for (const size of batchSizes) {
-    const batch = events.slice(offset, offset + size);
-    await sqlite.append(rawStream, batch, offset === 0 ? 'no_stream' : offset - 1);
-    offset += size;
-  }
-  const rawElapsed = (performance.now() - rawStarted) / 1000;
-  await sqlite.close();
+  const rawRowsPerSec = rawInsertRate(dir, filename, setupHead);
   rmSync(dir, { recursive: true, force: true });
 
   latencies.sort((a, b) => a - b);
   const bidsPerSec = accepted / elapsed;
-  const rawAppendPerSec = offset / rawElapsed;
+  const commits = after.commits - before.commits;
   console.log(
     JSON.stringify({
       bench: 'engine',
-      bidsPerSec: Math.round(bidsPerSec),
-      rawAppendPerSec: Math.round(rawAppendPerSec),
-      ratio: round(bidsPerSec / rawAppendPerSec, 3),
+      auctions,
       bidders,
+      bidsPerSec: Math.round(bidsPerSec),
+      rawInsertRowsPerSec: Math.round(rawRowsPerSec),
+      ratio: round(bidsPerSec / rawRowsPerSec, 3),
       seconds: round(elapsed, 2),
       accepted,
       refused,
-      batches: batchSizes.length,
-      meanBatch: round(offset / Math.max(1, batchSizes.length)),
+      commits,
+      appendsPerCommit: round((after.appends - before.appends) / Math.max(1, commits)),
+      bidsPerCommit: round(accepted / Math.max(1, commits)),
       p50Ms: round(percentile(latencies, 0.5), 2),
       p99Ms: round(percentile(latencies, 0.99), 2),
+      rssGrowthMiB: round((rssAfter - rssBefore) / 2 ** 20),
+      rawRowsPerCommit: RAW_ROWS_PER_COMMIT,
       store: 'sqlite wal synchronous=FULL',
+      writer: values['inline-writer'] ? 'inline' : 'thread',
       node: process.version,
       cores: cpus().length,
       memGiB: Math.round(totalmem() / 2 ** 30),
@@ -145,4 +179,106 @@ const main = async () => {
   );
 };
 
-await main();
+const megabytes = (bytes: number) => round(bytes / 2 ** 20);
+
+/** Creates `auctions` auctions with `bids` bids each, through an engine that is closed after. */
+const writeAuctions = async (filename: string, auctions: number, bids: number) => {
+  const store = new SqliteEventStore({ filename });
+  const engine = new Engine({ store });
+  const now = Date.now();
+  await engine.seedFixedCategories(new Date(now).toISOString());
+  const meta = () => ({
+    commandId: randomUUID(),
+    correlationId: randomUUID(),
+    actorId: randomUUID(),
+    at: new Date().toISOString(),
+  });
+  const ids = Array.from({ length: auctions }, () => randomUUID());
+  const writeOne = async (auctionId: string) => {
+    await engine.send({
+      type: 'CreateAuction',
+      data: {
+        auctionId,
+        title: 'A brass desk lamp',
+        description: 'A 1920s brass desk lamp in good working order, with its original shade.',
+        categoryId: 'antiques',
+        startingPrice: 10_000,
+        endsAt: new Date(now + 86_400_000).toISOString(),
+        image: null,
+      },
+      metadata: meta(),
+    });
+    for (let bid = 0; bid < bids; bid++)
+      await engine.send({
+        type: 'PlaceBid',
+        data: { auctionId, bidId: randomUUID(), amount: 10_000 + bid * 100 },
+        metadata: meta(),
+      });
+  };
+  for (let i = 0; i < ids.length; i += 1000)
+    await Promise.all(ids.slice(i, i + 1000).map(writeOne));
+  await engine.close();
+  await store.close();
+  return ids;
+};
+
+/**
+ * Memory per live auction: 12,500 auctions (the landing page's "12,500+ active auctions") with a
+ * few bids each, every one loaded into an actor by one more bid; heap and RSS growth over the
+ * process before the load, after full collections (needs --expose-gc, passed by the script).
+ */
+const memory = async (auctions: number, bids: number) => {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-engine-memory-'));
+  const filename = join(dir, 'events.sqlite');
+  const ids = await writeAuctions(filename, auctions, bids);
+  const collect = () => {
+    for (let i = 0; i < 3; i++) globalThis.gc?.();
+  };
+  const store = new SqliteEventStore({ filename });
+  const engine = new Engine({ store });
+  await store.headPosition();
+  collect();
+  const before = process.memoryUsage();
+  const started = performance.now();
+  let amount = 10_000 + bids * 100;
+  for (let i = 0; i < ids.length; i += 500) {
+    amount += 100;
+    await Promise.all(
+      ids.slice(i, i + 500).map((auctionId) =>
+        engine.send({
+          type: 'PlaceBid',
+          data: { auctionId, bidId: randomUUID(), amount },
+          metadata: {
+            commandId: randomUUID(),
+            correlationId: randomUUID(),
+            actorId: randomUUID(),
+            at: new Date().toISOString(),
+          },
+        }),
+      ),
+    );
+  }
+  const loadSeconds = (performance.now() - started) / 1000;
+  collect();
+  const after = process.memoryUsage();
+  await engine.close();
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+  console.log(
+    JSON.stringify({
+      bench: 'engine-memory',
+      liveAuctions: auctions,
+      bidsPerAuction: bids + 1,
+      heapGrowthMiB: megabytes(after.heapUsed - before.heapUsed),
+      heapPerAuctionKiB: round((after.heapUsed - before.heapUsed) / auctions / 1024, 2),
+      rssGrowthMiB: megabytes(after.rss - before.rss),
+      goalRssGrowthMiB: 250,
+      loadSeconds: round(loadSeconds, 2),
+      gcExposed: typeof globalThis.gc === 'function',
+      node: process.version,
+    }),
+  );
+};
+
+for (const auctions of scenarios) await run(auctions);
+if (!values.auctions) await memory(12_500, values.quick ? 2 : 5);
