@@ -11,7 +11,7 @@
  * `ready: false`; `caughtUpMs` is the first `/health` without it. `healthMaxMs` is the slowest
  * `/health` answer meanwhile (polled every 50 ms), `healthNot200` how many were not 200.
  *
- *   npx tsx api/bench/startup.bench.ts [--quick] [--events 1000000] [--dir DATA_DIR]
+ *   npm run bench:startup -- [--quick] [--events 1000000] [--dir DATA_DIR]
  *   (--quick: 100,000 events; --dir reuses the log in DATA_DIR, or keeps the one it writes there)
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
