@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { type AddressInfo, connect, createServer as createNetServer } from 'node:net';
 import {
   type AuctionCommand,
@@ -10,6 +13,7 @@ import {
 import { Engine, type EventStore, type NewEvent, SqliteEventStore } from '@auction/engine';
 import { recordCommands } from '@auction/engine/testing';
 import { Agent, request } from 'node:http';
+import { startChildServer } from '../src/testing/child-server';
 
 /** What a benchmark's request got back. */
 export interface Reply {
@@ -285,3 +289,68 @@ export const writeAuctionLog = async (
     await store.close();
   }
 };
+
+/** Lists a lot ending in a day through the API, as `cookie`'s user; its id. */
+export const createLot = async (http: Http, cookie: string, title: string): Promise<string> => {
+  const res = await http.send('POST', '/auction/createAuction', cookie, {
+    title,
+    description: 'Benchmark lot',
+    category: 'antiques',
+    startingPrice: 100,
+    auctionDate: new Date(Date.now() + 86_400_000).toISOString(),
+  });
+  if (res.status !== 201)
+    throw new Error(`createAuction: ${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body.auction as { _id: string })._id;
+};
+
+/**
+ * The server (`api/src/main.ts`) as a child process on a fresh DATA_DIR, with the rate limits out
+ * of the benchmark's way; with `profile`, it writes its CPU profile into that directory.
+ */
+export const startBenchServer = async (prefix: string, profile: string | undefined) => {
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
+  const limit = '1000000';
+  const server = await startChildServer(
+    {
+      DATA_DIR: dataDir,
+      RATE_LIMIT_LOGIN: limit,
+      RATE_LIMIT_SIGNUP: limit,
+      RATE_LIMIT_BIDS: limit,
+    },
+    profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profile}`] } : {},
+  );
+  return { dataDir, server };
+};
+
+/**
+ * A bare baseline (`bare-express.ts`, `bare-socketio.ts`: the raw limit a benchmark is judged
+ * against) as a child process, once it prints `listening on <url>`; its URL and a way to stop it.
+ */
+export const startBareServer = (
+  script: string,
+  env: Record<string, string> = {},
+): Promise<{ url: string; stop: () => Promise<void> }> =>
+  new Promise((done, fail) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', resolve(import.meta.dirname, script)],
+      { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const exited = new Promise<void>((ended) => child.once('exit', () => ended()));
+    let output = '';
+    child.once('error', fail);
+    void exited.then(() => fail(new Error(`${script} exited before listening: ${output}`)));
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+      if (url)
+        done({
+          url,
+          stop: () => {
+            if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+            return exited;
+          },
+        });
+    });
+  });

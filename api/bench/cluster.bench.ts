@@ -54,6 +54,7 @@ import {
   pool,
   round,
   signUpAndLogIn,
+  createLot,
 } from './bench-support';
 
 const { values } = parseArgs({
@@ -168,19 +169,6 @@ const signUpOn = async (http: Http): Promise<Bidder> => ({
   cookie: (await signUpAndLogIn(http)).cookie,
   http,
 });
-
-const createAuction = async (seller: Bidder, http: Http, title: string): Promise<string> => {
-  const res = await http.send('POST', '/auction/createAuction', seller.cookie, {
-    title,
-    description: 'Benchmark lot',
-    category: 'antiques',
-    startingPrice: 100,
-    auctionDate: new Date(Date.now() + 86_400_000).toISOString(),
-  });
-  if (res.status !== 201)
-    throw new Error(`createAuction: ${res.status} ${JSON.stringify(res.body)}`);
-  return (res.body.auction as { _id: string })._id;
-};
 
 // ---------------------------------------------------------------------------------------------
 // The load: every bidder in a closed loop on random auctions.
@@ -458,7 +446,7 @@ const runMode = async (mode: Mode, stores: Stores): Promise<Record<string, unkno
     const auctions: AuctionState[] = await pool(
       Array.from({ length: auctionCount }, (_, i) => i),
       8,
-      async (i) => ({ id: await createAuction(seller, nodeOf(i), `Lot ${i}`), next: 100 }),
+      async (i) => ({ id: await createLot(nodeOf(i), seller.cookie, `Lot ${i}`), next: 100 }),
     );
     const setupSeconds = round((performance.now() - setupStarted) / 1000);
 

@@ -17,15 +17,19 @@
  * event can beat the response: negative values are kept, `beforeAck` counts them). Both servers
  * run alone on their side: the other one is stopped or not started yet.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
-import { join, resolve } from 'node:path';
+import { rmSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { AuctionSocketEvent, SocketAck } from '@auction/contracts';
 import { type Socket, io } from 'socket.io-client';
-import { startChildServer } from '../src/testing/child-server';
-import { Http, round, signUpAndLogIn } from './bench-support';
+import {
+  Http,
+  round,
+  signUpAndLogIn,
+  createLot,
+  startBenchServer,
+  startBareServer,
+} from './bench-support';
 
 const { values } = parseArgs({
   options: {
@@ -257,62 +261,12 @@ const measure = async (target: Target) => {
 };
 
 /** Bare Socket.IO (`bare-socketio.ts`) as a child process broadcasting `payload`. */
-const startBareSocketIo = (
-  payload: AuctionSocketEvent,
-): Promise<{ url: string; stop: () => Promise<void> }> =>
-  new Promise((done, fail) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', resolve(import.meta.dirname, 'bare-socketio.ts')],
-      {
-        env: { ...process.env, BARE_PAYLOAD: JSON.stringify(payload) },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    const exited = new Promise<void>((ended) => child.once('exit', () => ended()));
-    let output = '';
-    child.once('error', fail);
-    void exited.then(() => fail(new Error(`bare Socket.IO exited before listening: ${output}`)));
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url)
-        done({
-          url,
-          stop: () => {
-            if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-            return exited;
-          },
-        });
-    });
-  });
-
-const createAuction = async (http: Http, cookie: string): Promise<string> => {
-  const res = await http.send('POST', '/auction/createAuction', cookie, {
-    title: 'Fan-out lot',
-    description: 'Benchmark lot',
-    category: 'antiques',
-    startingPrice: 100,
-    auctionDate: new Date(Date.now() + 86_400_000).toISOString(),
-  });
-  if (res.status !== 201)
-    throw new Error(`createAuction: ${res.status} ${JSON.stringify(res.body)}`);
-  return (res.body.auction as { _id: string })._id;
-};
+const startBareSocketIo = (payload: AuctionSocketEvent) =>
+  startBareServer('bare-socketio.ts', { BARE_PAYLOAD: JSON.stringify(payload) });
 
 const main = async () => {
   const benchStarted = performance.now();
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-fanout-'));
-  const limit = '1000000';
-  const server = await startChildServer(
-    {
-      DATA_DIR: dataDir,
-      RATE_LIMIT_LOGIN: limit,
-      RATE_LIMIT_SIGNUP: limit,
-      RATE_LIMIT_BIDS: limit,
-    },
-    values.profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] } : {},
-  );
+  const { dataDir, server } = await startBenchServer('bench-fanout-', values.profile);
   let ours: Awaited<ReturnType<typeof measure>>;
   let serverOutput: string;
   try {
@@ -321,7 +275,7 @@ const main = async () => {
     const seller = await signUpAndLogIn(http);
     const cookies: string[] = [];
     for (let i = 0; i < bidderCount; i++) cookies.push((await signUpAndLogIn(http)).cookie);
-    const auctionId = await createAuction(http, seller.cookie);
+    const auctionId = await createLot(http, seller.cookie, 'Fan-out lot');
     ours = await measure({ url, http, cookies, auctionId });
     http.agent.destroy();
   } catch (error) {

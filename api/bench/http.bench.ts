@@ -18,12 +18,10 @@
  *   npm run bench:http [-- --quick] [-- --seconds 10 --bidders 200 --auctions 100]
  *   (--scenario hot|spread runs one; --profile DIR writes the server's CPU profile there)
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
-import { join, resolve } from 'node:path';
+import { rmSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
-import { type ChildServer, startChildServer } from '../src/testing/child-server';
+import type { ChildServer } from '../src/testing/child-server';
 import {
   Http,
   type Reply,
@@ -32,6 +30,9 @@ import {
   pool,
   round,
   signUpAndLogIn,
+  createLot,
+  startBenchServer,
+  startBareServer,
 } from './bench-support';
 
 const { values } = parseArgs({
@@ -155,43 +156,7 @@ const trivialLoop = async (http: Http, bidders: readonly Bidder[], ms: number) =
 };
 
 /** Bare Express 5 (`bare-express.ts`) as a child process; its URL and a way to stop it. */
-const startBareExpress = (): Promise<{ url: string; stop: () => Promise<void> }> =>
-  new Promise((done, fail) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', resolve(import.meta.dirname, 'bare-express.ts')],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    const exited = new Promise<void>((ended) => child.once('exit', () => ended()));
-    let output = '';
-    child.once('error', fail);
-    void exited.then(() => fail(new Error(`bare Express exited before listening: ${output}`)));
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url)
-        done({
-          url,
-          stop: () => {
-            if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-            return exited;
-          },
-        });
-    });
-  });
-
-const createAuction = async (http: Http, seller: Bidder, title: string): Promise<string> => {
-  const res = await http.send('POST', '/auction/createAuction', seller.cookie, {
-    title,
-    description: 'Benchmark lot',
-    category: 'antiques',
-    startingPrice: 100,
-    auctionDate: new Date(Date.now() + 86_400_000).toISOString(),
-  });
-  if (res.status !== 201)
-    throw new Error(`createAuction: ${res.status} ${JSON.stringify(res.body)}`);
-  return (res.body.auction as { _id: string })._id;
-};
+const startBareExpress = () => startBareServer('bare-express.ts');
 
 /** How long the detail check waits for the catalog to show every acknowledged bid. */
 const DETAIL_CATCH_UP_MS = 30_000;
@@ -313,17 +278,7 @@ const scenario = async (
 
 const main = async () => {
   const benchStarted = performance.now();
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-http-'));
-  const limit = '1000000';
-  const server = await startChildServer(
-    {
-      DATA_DIR: dataDir,
-      RATE_LIMIT_LOGIN: limit,
-      RATE_LIMIT_SIGNUP: limit,
-      RATE_LIMIT_BIDS: limit,
-    },
-    values.profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] } : {},
-  );
+  const { dataDir, server } = await startBenchServer('bench-http-', values.profile);
   const http = new Http(new URL(server.url.replace('localhost', '127.0.0.1')), bidderCount);
   let bareExpress: Awaited<ReturnType<typeof startBareExpress>> | undefined;
   try {
@@ -336,11 +291,11 @@ const main = async () => {
       Math.max(2, cpus().length * 2),
       () => signUpAndLogIn(http),
     );
-    const hot: AuctionState = { id: await createAuction(http, seller, 'Hot lot'), next: 100 };
+    const hot: AuctionState = { id: await createLot(http, seller.cookie, 'Hot lot'), next: 100 };
     const spread: AuctionState[] = await pool(
       Array.from({ length: spreadAuctions }, (_, i) => i),
       8,
-      async (i) => ({ id: await createAuction(http, seller, `Lot ${i}`), next: 100 }),
+      async (i) => ({ id: await createLot(http, seller.cookie, `Lot ${i}`), next: 100 }),
     );
     const setupSeconds = round((performance.now() - setupStarted) / 1000);
 
