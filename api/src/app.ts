@@ -8,7 +8,7 @@ import { bidRoutes, isPlaceBid } from './http/bids/routes';
 import { csrfGuard } from './http/csrf';
 import { errorHandler, notFound } from './http/errors';
 import { openApiRoute } from './http/openapi';
-import { OwnWrites } from './http/own-writes';
+import { AcknowledgedWrites } from './http/acknowledged-writes';
 import { healthRoute, readinessGate } from './http/readiness';
 import { securityHeaders } from './http/security-headers';
 import { sessionMiddleware } from './http/session';
@@ -37,7 +37,7 @@ const csrfGuardFor = (deps: AppDeps, port: () => number): RequestHandler => {
 /** The HTTP app: `/api/v1` (JSON, sessions, CSRF) and the uploaded images. */
 export const createApp = (deps: AppDeps, port: () => number) => {
   const session = sessionMiddleware(deps);
-  const ownWrites = new OwnWrites(deps);
+  const acknowledged = new AcknowledgedWrites(deps);
   const app = express();
   app.disable('x-powered-by');
   // JSON answers are computed per request; no ETag hash of every body.
@@ -58,10 +58,12 @@ export const createApp = (deps: AppDeps, port: () => number) => {
   api.use(express.json({ limit: '100kb', strict: true }));
   api.use(session);
   api.use(csrfGuardFor(deps, port));
-  // A user's request after their own bid waits until the catalog shows it (own-writes.ts); while
-  // the read models catch up at start the readiness gate below decides instead.
+  // A request after a bid's 201 waits until the catalog shows that bid (acknowledged-writes.ts);
+  // while the read models catch up at start the readiness gate below decides instead.
   api.use(
-    ownWrites.middleware((method, path) => isPlaceBid(method, path) || !deps.readiness.isReady()),
+    acknowledged.middleware(
+      (method, path) => isPlaceBid(method, path) || path === '/health' || !deps.readiness.isReady(),
+    ),
   );
   api.get('/health', healthRoute(deps));
   // While the read models catch up at start: reads wait briefly, then answer 503 (readiness.ts).
@@ -70,7 +72,7 @@ export const createApp = (deps: AppDeps, port: () => number) => {
   api.use('/auth', authRoutes(deps, passport));
   api.use('/auction', auctionRoutes(deps, passport));
   api.use('/user', userRoutes(deps, passport));
-  api.use('/bid', bidRoutes(deps, passport, ownWrites));
+  api.use('/bid', bidRoutes(deps, passport, acknowledged));
   api.use('/audit', auditRoutes(deps));
   api.use(notFound);
   api.use(errorHandler(deps.log));

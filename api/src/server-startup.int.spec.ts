@@ -42,6 +42,7 @@ const historyWithoutReadModels = async () => {
   const config = loadConfig({ ...first.storeEnv, DATA_DIR: first.dataDir });
   if (config.MONGODB_URL) {
     const { read, close } = await openLogAndReadModels(config);
+    await read.ensureCollections(allProjections.flatMap((projection) => projection.collections));
     for (const projection of allProjections)
       await read.reset(
         projection.name,

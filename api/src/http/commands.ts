@@ -9,7 +9,7 @@ export type Accepted = Extract<CommandOutcome, { ok: true }>;
  * message; an accepted command waits (bounded) until the catalog shows it, so the next read does.
  * A lagging catalog is logged, not answered as a failure: the write is already durable.
  * With `awaitCatalog: false` the outcome is returned as soon as the command is stored; the caller
- * then answers from the outcome and keeps read-your-writes another way (`OwnWrites`).
+ * then answers from the outcome and keeps read-after-write another way (`AcknowledgedWrites`).
  */
 export const sendCommand = async (
   deps: AppDeps,

@@ -11,7 +11,7 @@ import { publicUser, type Account } from '../../accounts/account';
 import type { AppDeps } from '../../app-deps';
 import type { AppPassport } from '../auth/passport';
 import { sendCommand } from '../commands';
-import type { OwnWrites } from '../own-writes';
+import type { AcknowledgedWrites } from '../acknowledged-writes';
 import { limiter } from '../rate-limit';
 import { commandMetadata, currentUser, newId } from '../request-context';
 import { respond } from '../respond';
@@ -42,7 +42,11 @@ const ownBid = async (deps: AppDeps, bidId: string, account: Account) => {
 export const isPlaceBid = (method: string, path: string): boolean =>
   method === 'POST' && path === '/bid/placeBid';
 
-export const bidRoutes = (deps: AppDeps, _passport: AppPassport, ownWrites: OwnWrites): Router => {
+export const bidRoutes = (
+  deps: AppDeps,
+  _passport: AppPassport,
+  acknowledged: AcknowledgedWrites,
+): Router => {
   const router = Router();
   router.use((req, _res, next) => {
     currentUser(req);
@@ -72,7 +76,7 @@ export const bidRoutes = (deps: AppDeps, _passport: AppPassport, ownWrites: OwnW
       },
       { awaitCatalog: false },
     );
-    ownWrites.note(account.id, outcome.position);
+    acknowledged.note(outcome.position);
     const placed = outcome.events.find((event) => event.type === 'BidPlaced');
     if (!placed) throw new Error(`PlaceBid ${bidId} was accepted without a BidPlaced event`);
     respond(res, 201, 'Bid placed successfully!', {

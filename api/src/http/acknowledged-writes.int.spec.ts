@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Account } from '../accounts/account';
 import type { AppDeps } from '../app-deps';
 import { isPlaceBid } from './bids/routes';
-import { OwnWrites } from './own-writes';
+import { AcknowledgedWrites } from './acknowledged-writes';
 
 /** A catalog whose position the test moves, with `waitFor` as the runner's. */
 class FakeCatalog {
@@ -34,14 +34,14 @@ class FakeCatalog {
 
 let catalog: FakeCatalog;
 let logged: string[];
-let ownWrites: OwnWrites;
+let writes: AcknowledgedWrites;
 let server: Server;
 let base: string;
 
 beforeEach(async () => {
   catalog = new FakeCatalog();
   logged = [];
-  ownWrites = new OwnWrites(
+  writes = new AcknowledgedWrites(
     {
       runner: catalog as unknown as AppDeps['runner'],
       log: (message) => logged.push(message),
@@ -55,9 +55,9 @@ beforeEach(async () => {
     if (id) req.user = { id } as Account;
     next();
   });
-  app.use(ownWrites.middleware(isPlaceBid));
+  app.use(writes.middleware(isPlaceBid));
   app.post('/bid/placeBid', (req, res) => {
-    ownWrites.note(req.header('x-user') ?? '', Number(req.header('x-position')));
+    writes.note(Number(req.header('x-position')));
     res.json({ placed: true });
   });
   app.get('/read', (_req, res) => res.json({ read: true }));
@@ -81,46 +81,48 @@ const request = (method: string, path: string, user?: string, position?: number)
 const settlesSoon = async (promise: Promise<unknown>) =>
   Promise.race([promise.then(() => true), new Promise((r) => setTimeout(() => r(false), 100))]);
 
-describe('OwnWrites', () => {
-  it("makes only that user's next request wait until the catalog shows their write", async () => {
+describe('AcknowledgedWrites', () => {
+  it('makes every request after an acknowledged write wait until the catalog shows it', async () => {
     catalog.reach(3);
     expect(await request('POST', '/bid/placeBid', 'alice', 5)).toEqual({ placed: true });
-    expect(ownWrites.pendingFor('alice')).toBe(5);
+    expect(writes.pending()).toBe(5);
 
-    const aliceReads = request('GET', '/read', 'alice');
-    expect(await settlesSoon(aliceReads)).toBe(false);
-    // Others, anonymous requests and the user's next bid do not wait.
-    expect(await request('GET', '/read', 'bob')).toEqual({ read: true });
-    expect(await request('GET', '/read')).toEqual({ read: true });
-    expect(await request('POST', '/bid/placeBid', 'alice', 6)).toEqual({ placed: true });
-    expect(ownWrites.pendingFor('alice')).toBe(6);
+    // The writer, another user and an anonymous reader all wait; a bid does not.
+    const reads = [
+      request('GET', '/read', 'alice'),
+      request('GET', '/read', 'bob'),
+      request('GET', '/read'),
+    ];
+    expect(await Promise.all(reads.map(settlesSoon))).toEqual([false, false, false]);
+    expect(await request('POST', '/bid/placeBid', 'bob', 6)).toEqual({ placed: true });
+    expect(writes.pending()).toBe(6);
 
-    // The read waits for the write made before it (5), not for the bid sent after it.
+    // The reads wait for what was acknowledged before they arrived (5), not for the later bid.
     catalog.reach(5);
-    expect(await aliceReads).toEqual({ read: true });
-    expect(ownWrites.pendingFor('alice')).toBe(6);
-    const nextRead = request('GET', '/read', 'alice');
+    for (const read of reads) expect(await read).toEqual({ read: true });
+    expect(writes.pending()).toBe(6);
+    const nextRead = request('GET', '/read');
     expect(await settlesSoon(nextRead)).toBe(false);
     catalog.reach(6);
     expect(await nextRead).toEqual({ read: true });
-    expect(ownWrites.pendingFor('alice')).toBeUndefined();
-    expect(await request('GET', '/read', 'alice')).toEqual({ read: true });
+    expect(writes.pending()).toBeUndefined();
+    expect(await request('GET', '/read', 'carol')).toEqual({ read: true });
     expect(logged).toEqual([]);
   });
 
-  it('keeps the latest position when an older write is noted after a newer one', () => {
-    ownWrites.note('alice', 9);
-    ownWrites.note('alice', 4);
-    expect(ownWrites.pendingFor('alice')).toBe(9);
-    ownWrites.note('alice', undefined);
-    expect(ownWrites.pendingFor('alice')).toBe(9);
+  it('keeps the highest position when an older write is noted after a newer one', () => {
+    writes.note(9);
+    writes.note(4);
+    expect(writes.pending()).toBe(9);
+    writes.note(undefined);
+    expect(writes.pending()).toBe(9);
   });
 
   it('answers after its bound when the catalog stays behind, and logs it', async () => {
     await request('POST', '/bid/placeBid', 'alice', 5);
-    expect(await request('GET', '/read', 'alice')).toEqual({ read: true });
+    expect(await request('GET', '/read')).toEqual({ read: true });
     expect(logged).toEqual(['The catalog is behind a committed write']);
     // Still remembered: the next request waits again until the catalog has it.
-    expect(ownWrites.pendingFor('alice')).toBe(5);
+    expect(writes.pending()).toBe(5);
   });
 });
