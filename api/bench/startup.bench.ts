@@ -91,7 +91,7 @@ const scenario = async (
   const t0 = performance.now();
   const child = startChildServer(
     { DATA_DIR: dir, PORT: String(port), RATE_LIMIT_SIGNUP: '1000', RATE_LIMIT_LOGIN: '1000' },
-    { startTimeoutMs: START_TIMEOUT_MS },
+    { startTimeoutMs: START_TIMEOUT_MS, ready: false },
   );
   child.catch(() => undefined);
   await portAccepts(port);

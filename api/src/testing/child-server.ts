@@ -22,14 +22,39 @@ export interface ChildServer {
 
 /**
  * `npm start` as a child process (`node --import tsx api/src/main.ts`) on 127.0.0.1 and a free
- * port; resolves once it prints that it listens. `nodeArgs` go to node (e.g. `--cpu-prof`).
+ * port; resolves once it listens and, unless `ready` is false, once `/health` says its read models
+ * have caught up (the server listens before that). `nodeArgs` go to node (e.g. `--cpu-prof`).
  */
-export const startChildServer = (
+export const startChildServer = async (
   env: Partial<Record<keyof Config, string>> & { DATA_DIR: string },
-  options: { nodeArgs?: readonly string[]; startTimeoutMs?: number } = {},
+  options: { nodeArgs?: readonly string[]; startTimeoutMs?: number; ready?: boolean } = {},
+): Promise<ChildServer> => {
+  const startTimeoutMs = options.startTimeoutMs ?? 60_000;
+  const deadline = Date.now() + startTimeoutMs;
+  const server = await listeningChild(env, options.nodeArgs ?? [], startTimeoutMs);
+  if (options.ready === false) return server;
+  for (;;) {
+    // 200 without `ready: false`: every store answers and the read models have caught up.
+    const health = await fetch(`${server.url}/api/v1/health`).then(
+      async (res) => ({ status: res.status, ...((await res.json()) as { ready?: boolean }) }),
+      () => undefined,
+    );
+    if (health?.status === 200 && health.ready !== false) return server;
+    if (Date.now() > deadline || server.process.exitCode !== null) {
+      await server.stop('SIGKILL');
+      throw new Error(`The server's read models did not catch up in time:\n${server.output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
+
+const listeningChild = (
+  env: Partial<Record<keyof Config, string>> & { DATA_DIR: string },
+  nodeArgs: readonly string[],
+  startTimeoutMs: number,
 ): Promise<ChildServer> =>
   new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', MAIN], {
+    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', MAIN], {
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -41,7 +66,7 @@ export const startChildServer = (
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`The server did not start in time:\n${output}`));
-    }, options.startTimeoutMs ?? 60_000);
+    }, startTimeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString('utf8');
       const url = LISTENING.exec(output)?.[1];
