@@ -79,9 +79,14 @@ it(`every acknowledged bid survives ${ROUNDS} SIGKILLs; overdue auctions close; 
   }
 
   for (let round = 0; round < ROUNDS; round++) {
-    const killAfter = 500 + Math.floor(killRandom() * 2500);
-    // One lot ends while the server runs (most likely), one only after it was killed.
-    for (const endsInMs of [300 + Math.floor(killRandom() * killAfter), killAfter + 1500]) {
+    const killAfter = 1500 + Math.floor(killRandom() * 2500);
+    // One lot ends while the server runs, one only after it was killed. The first ends at least a
+    // second out: on a loaded machine a create can take more than 300 ms to arrive, and an end
+    // time already past is refused.
+    for (const endsInMs of [
+      1000 + Math.floor(killRandom() * (killAfter - 1000)),
+      killAfter + 1500,
+    ]) {
       const id = await createAuctionOverHttp(seller.client, {
         title: `Short lot ${round}`,
         endsInMs,
