@@ -3,17 +3,23 @@
  * 1,000 concurrent bidders spread over 1, 100 and 1,000 auctions (one JSON line each), beside the
  * raw limit measured in the same run: better-sqlite3 inserting the very rows this run stored
  * (same schema, WAL, synchronous=FULL) in commits of 1,000 rows, with nothing of ours around it.
- * Then memory: 12,500 live auctions loaded into actors (`engine-memory`).
+ * Then reloading an evicted auction from its snapshot against its whole stream (`engine-reload`),
+ * and memory: 12,500 live auctions loaded into actors (`engine-memory`).
  *
  *   npm run bench:engine [-- --quick] [-- --auctions 1000] [-- --bidders 1000 --seconds 10]
+ *   npm run bench:engine -- --reload 10000  (only engine-reload, with that many bids)
+ *   npm run bench:engine -- --auctions 1 --seconds 3 --profile /tmp/engine  (CPU profile of the
+ *   measured window: /tmp/engine-1.cpuprofile)
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { Engine, SqliteEventStore } from '../src/index';
+import { auctionStream } from '@auction/contracts';
+import { AuctionActor, Engine, SqliteEventStore } from '../src/index';
 import { EVENTS_SCHEMA } from '../src/event-store/sqlite-event-store';
 
 const { values } = parseArgs({
@@ -23,11 +29,13 @@ const { values } = parseArgs({
     auctions: { type: 'string' },
     bidders: { type: 'string' },
     seconds: { type: 'string' },
+    profile: { type: 'string' },
+    reload: { type: 'string' },
   },
 });
 const bidders = Number(values.bidders ?? 1000);
 const seconds = Number(values.seconds ?? (values.quick ? 3 : 10));
-const scenarios = values.auctions ? [Number(values.auctions)] : [1, 100, 1000];
+const scenarios = values.auctions ? [Number(values.auctions)] : values.reload ? [] : [1, 100, 1000];
 const RAW_ROWS_PER_COMMIT = 1000;
 
 const percentile = (sorted: readonly number[], p: number): number =>
@@ -78,6 +86,47 @@ const rawInsertRate = (dir: string, source: string, afterPosition: number): numb
   const elapsed = (performance.now() - started) / 1000;
   db.close();
   return rows.length / elapsed;
+};
+
+/**
+ * CPU time of this process's main thread (its task id is the process id) and of all its other
+ * threads (the writer), in ms, from /proc (Linux only; undefined elsewhere). Unlike throughput, CPU
+ * per bid hardly moves when other processes load the machine.
+ */
+const threadCpuMs = (): { main: number; others: number } | undefined => {
+  try {
+    const tick = 10; // USER_HZ = 100 on Linux
+    const cpuOf = (tid: string) => {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * tick;
+    };
+    let others = 0;
+    for (const tid of readdirSync('/proc/self/task'))
+      if (tid !== String(process.pid)) others += cpuOf(tid);
+    return { main: cpuOf(String(process.pid)), others };
+  } catch {
+    return undefined;
+  }
+};
+
+/** A CPU profile of the main thread over the measured window only (`--profile <path prefix>`). */
+const startProfile = async () => {
+  const session = new Session();
+  session.connect();
+  const post = (method: string) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  return {
+    stop: async (path: string) => {
+      const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+      writeFileSync(path, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
 };
 
 const run = async (auctions: number) => {
@@ -138,9 +187,13 @@ const run = async (auctions: number) => {
       else refused++;
     }
   };
+  const profiler = values.profile ? await startProfile() : undefined;
+  const cpuBefore = threadCpuMs();
   const started = performance.now();
   await Promise.all(Array.from({ length: bidders }, (_, i) => bidder(i)));
   const elapsed = (performance.now() - started) / 1000;
+  const cpuAfter = threadCpuMs();
+  await profiler?.stop(`${values.profile}-${auctions}.cpuprofile`);
   const after = store.groupCommits();
   const rssAfter = process.memoryUsage().rss;
   await engine.close();
@@ -166,6 +219,15 @@ const run = async (auctions: number) => {
       commits,
       appendsPerCommit: round((after.appends - before.appends) / Math.max(1, commits)),
       bidsPerCommit: round(accepted / Math.max(1, commits)),
+      // CPU per accepted bid, main thread and the others (the writer, GC helpers), in µs.
+      mainCpuUsPerBid:
+        cpuBefore && cpuAfter
+          ? round(((cpuAfter.main - cpuBefore.main) * 1000) / accepted, 1)
+          : null,
+      otherCpuUsPerBid:
+        cpuBefore && cpuAfter
+          ? round(((cpuAfter.others - cpuBefore.others) * 1000) / accepted, 1)
+          : null,
       p50Ms: round(percentile(latencies, 0.5), 2),
       p99Ms: round(percentile(latencies, 0.99), 2),
       rssGrowthMiB: round((rssAfter - rssBefore) / 2 ** 20),
@@ -280,5 +342,85 @@ const memory = async (auctions: number, bids: number) => {
   );
 };
 
+/**
+ * Reloading an evicted auction with `bids` bids: folding its whole stream, against its snapshot
+ * (what the registry leaves when it drops an actor) and the events after it. Median of 5 loads.
+ */
+const reload = async (bids: number, tail: number) => {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-engine-reload-'));
+  const filename = join(dir, 'events.sqlite');
+  const store = new SqliteEventStore({ filename });
+  const engine = new Engine({ store, snapshots: false });
+  const now = Date.now();
+  await engine.seedFixedCategories(new Date(now).toISOString());
+  const meta = () => ({
+    commandId: randomUUID(),
+    correlationId: randomUUID(),
+    actorId: randomUUID(),
+    at: new Date().toISOString(),
+  });
+  const auctionId = randomUUID();
+  await engine.send({
+    type: 'CreateAuction',
+    data: {
+      auctionId,
+      title: 'A brass desk lamp',
+      description: 'A 1920s brass desk lamp in good working order, with its original shade.',
+      categoryId: 'antiques',
+      startingPrice: 10_000,
+      endsAt: new Date(now + 86_400_000).toISOString(),
+      image: null,
+    },
+    metadata: meta(),
+  });
+  let amount = 10_000;
+  const placeBids = async (count: number) => {
+    for (let sent = 0; sent < count; sent += 500)
+      await Promise.all(
+        Array.from({ length: Math.min(500, count - sent) }, () =>
+          engine.send({
+            type: 'PlaceBid',
+            data: { auctionId, bidId: randomUUID(), amount: (amount += 100) },
+            metadata: meta(),
+          }),
+        ),
+      );
+  };
+  await placeBids(bids - tail);
+  const snapshot = (await AuctionActor.load(store, auctionId)).toStoredSnapshot();
+  if (snapshot) await store.saveSnapshot(auctionStream(auctionId), snapshot);
+  await placeBids(tail);
+  const median = async (load: () => Promise<unknown>) => {
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      await load();
+      times.push(performance.now() - started);
+    }
+    return times.sort((a, b) => a - b)[2] ?? 0;
+  };
+  const fromStreamMs = await median(() => AuctionActor.load(store, auctionId));
+  const fromSnapshotMs = await median(() => AuctionActor.load(store, auctionId, {}, store));
+  await engine.close();
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+  console.log(
+    JSON.stringify({
+      bench: 'engine-reload',
+      bids,
+      eventsAfterSnapshot: tail,
+      fromStreamMs: round(fromStreamMs, 1),
+      fromSnapshotMs: round(fromSnapshotMs, 1),
+      speedup: round(fromStreamMs / fromSnapshotMs, 1),
+      snapshotKiB: round((snapshot?.payload.length ?? 0) / 1024),
+      node: process.version,
+    }),
+  );
+};
+
 for (const auctions of scenarios) await run(auctions);
-if (!values.auctions) await memory(12_500, values.quick ? 2 : 5);
+if (values.reload) await reload(Number(values.reload), 100);
+if (!values.auctions && !values.reload) {
+  await reload(values.quick ? 2_000 : 10_000, 100);
+  await memory(12_500, values.quick ? 2 : 5);
+}

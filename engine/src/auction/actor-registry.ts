@@ -4,6 +4,7 @@ import type { CommandOutcome } from '../command-bus/command-bus';
 import type { CommandRouter } from '../command-bus/command-router';
 import type { EventStore } from '../event-store/event-store';
 import { type ActorOptions, AuctionActor, type Snapshot } from './actor';
+import { type SnapshotStore, isSnapshotStore } from './snapshot';
 
 export interface RegistryOptions extends ActorOptions {
   readonly store: EventStore;
@@ -12,6 +13,12 @@ export interface RegistryOptions extends ActorOptions {
   readonly idleMs?: number;
   /** Whether a category exists; by default, whether its stream exists in the store. */
   readonly categoryExists?: (categoryId: string) => Promise<boolean>;
+  /**
+   * Where actors leave a snapshot when dropped (idle, handed off, closed) and load from it next
+   * time, reading only the events after it. By default the event store, when it keeps snapshots
+   * (the SQLite store does); `false`: always fold the whole stream.
+   */
+  readonly snapshots?: SnapshotStore | false;
 }
 
 /**
@@ -27,6 +34,8 @@ export class AuctionActorRegistry implements CommandRouter {
   private readonly clock: Clock;
   private readonly idleMs: number;
   private readonly categoryExists: (categoryId: string) => Promise<boolean>;
+  private readonly snapshots: SnapshotStore | undefined;
+  private readonly saving = new Set<Promise<void>>();
   private sweepTimer: unknown;
   private closed = false;
 
@@ -36,10 +45,26 @@ export class AuctionActorRegistry implements CommandRouter {
     this.categoryExists =
       options.categoryExists ??
       (async (id) => (await options.store.streamRevision(categoryStream(id))) !== undefined);
+    this.snapshots =
+      options.snapshots === false
+        ? undefined
+        : (options.snapshots ?? (isSnapshotStore(options.store) ? options.store : undefined));
     this.armSweep();
   }
 
-  async send(command: AuctionCommand): Promise<CommandOutcome> {
+  send(command: AuctionCommand): Promise<CommandOutcome> {
+    // The common case, an actor in memory, without the async function's extra promise.
+    if (!this.closed && command.type !== 'CreateAuction') {
+      const cached = this.actors.get(command.data.auctionId);
+      if (cached && !cached.broken) {
+        cached.lastUsed = this.clock.now();
+        return cached.send(command);
+      }
+    }
+    return this.sendLoading(command);
+  }
+
+  private async sendLoading(command: AuctionCommand): Promise<CommandOutcome> {
     if (this.closed) throw new DomainError(rejection('UNAVAILABLE'));
     const auctionId = command.data.auctionId;
     if (command.type === 'CreateAuction' && !(await this.categoryExists(command.data.categoryId))) {
@@ -68,7 +93,11 @@ export class AuctionActorRegistry implements CommandRouter {
   async drop(which: (auctionId: string) => boolean): Promise<number> {
     const leaving = [...this.actors].filter(([id]) => which(id));
     await Promise.all(leaving.map(([, actor]) => actor.whenIdle()));
-    for (const [id, actor] of leaving) if (this.actors.get(id) === actor) this.actors.delete(id);
+    for (const [id, actor] of leaving) {
+      if (this.actors.get(id) !== actor) continue;
+      this.actors.delete(id);
+      this.saveSnapshot(actor);
+    }
     return leaving.length;
   }
 
@@ -89,6 +118,7 @@ export class AuctionActorRegistry implements CommandRouter {
     for (const [id, actor] of this.actors) {
       if (actor.idle && (actor.broken || actor.lastUsed <= cutoff)) {
         this.actors.delete(id);
+        this.saveSnapshot(actor);
         evicted++;
       }
     }
@@ -100,12 +130,36 @@ export class AuctionActorRegistry implements CommandRouter {
     this.clock.clearTimeout(this.sweepTimer);
     await Promise.allSettled(this.loading.values());
     await Promise.all([...this.actors.values()].map((actor) => actor.whenIdle()));
+    // A restart then loads each auction from its snapshot and the few events after it.
+    for (const actor of this.actors.values()) this.saveSnapshot(actor);
+    await Promise.all(this.saving);
+  }
+
+  /** Whether snapshots are being written (diagnostics and tests): resolves when they are. */
+  snapshotsSaved(): Promise<void> {
+    return Promise.all(this.saving).then(() => undefined);
+  }
+
+  /**
+   * Leaves a snapshot of a dropped actor's committed state. Best effort: one that fails to be
+   * written only means the next load reads more of the stream.
+   */
+  private saveSnapshot(actor: AuctionActor): void {
+    const snapshots = this.snapshots;
+    const stored = snapshots && actor.toStoredSnapshot();
+    if (!snapshots || !stored) return;
+    const saving = snapshots.saveSnapshot(actor.streamId, stored).then(
+      () => actor.snapshotSaved(stored.revision),
+      () => undefined,
+    );
+    this.saving.add(saving);
+    void saving.finally(() => this.saving.delete(saving));
   }
 
   private async load(auctionId: string): Promise<AuctionActor> {
     let loading = this.loading.get(auctionId);
     if (!loading) {
-      loading = AuctionActor.load(this.options.store, auctionId, this.options)
+      loading = AuctionActor.load(this.options.store, auctionId, this.options, this.snapshots)
         .then((actor) => {
           actor.lastUsed = this.clock.now();
           this.actors.set(auctionId, actor);

@@ -28,6 +28,12 @@ import {
 } from './command-dedup';
 import type { AuctionState } from './decider-types';
 import { decide } from './decide';
+import {
+  type SnapshotStore,
+  type StoredSnapshot,
+  decodeSnapshot,
+  encodeSnapshot,
+} from './snapshot';
 import { evolve } from './evolve';
 import { initialState } from './state';
 
@@ -62,6 +68,12 @@ export interface ActorOptions {
   readonly maxConflictRetries?: number;
 }
 
+/**
+ * Commands per append: no more than the store's writer thread takes in one group, so that even
+ * one hot auction keeps two batches in the pipeline (one written, the next one deciding).
+ */
+const DEFAULT_MAX_BATCH = 500;
+
 const unavailable = (cause: unknown): DomainError => {
   const error = new DomainError(rejection('UNAVAILABLE'));
   error.cause = cause;
@@ -77,8 +89,14 @@ export const catchUp = async (
   store: EventStore,
   streamId: string,
   from: Snapshot,
-): Promise<{ snapshot: Snapshot; read: RecordedEvent[]; commands: LearnedCommand[] }> => {
-  const read = await store.readStream(streamId, { fromRevision: from.revision + 1 });
+): Promise<{ snapshot: Snapshot; read: RecordedEvent[]; commands: LearnedCommand[] }> =>
+  foldRead(from, await store.readStream(streamId, { fromRevision: from.revision + 1 }));
+
+/** Folds `read`, the events right after `from`, into it (see `catchUp`). */
+const foldRead = (
+  from: Snapshot,
+  read: RecordedEvent[],
+): { snapshot: Snapshot; read: RecordedEvent[]; commands: LearnedCommand[] } => {
   let { state, revision, headHash } = from;
   const commands: LearnedCommand[] = [];
   for (const recorded of read) {
@@ -89,6 +107,37 @@ export const catchUp = async (
     learnEvent(commands, metadata.commandId, recorded, state);
   }
   return { snapshot: { state, revision, headHash }, read, commands };
+};
+
+/**
+ * The stream folded from a stored snapshot: the snapshot's own last event is read back with the
+ * tail, and the snapshot is taken only if that event is where it says with the hash it says (a
+ * snapshot of a stream that was since replaced, or is shorter than it, is ignored). Undefined
+ * when there is no usable snapshot; the caller then folds the whole stream.
+ */
+export const catchUpFromSnapshot = async (
+  store: EventStore,
+  snapshots: SnapshotStore,
+  streamId: string,
+): Promise<
+  | { snapshot: Snapshot; read: RecordedEvent[]; commands: LearnedCommand[]; tail: number }
+  | undefined
+> => {
+  let stored: StoredSnapshot | undefined;
+  try {
+    stored = await snapshots.loadSnapshot(streamId);
+  } catch {
+    return undefined;
+  }
+  const decoded = stored && decodeSnapshot(stored);
+  if (!decoded) return undefined;
+  const { view, commands: kept } = decoded;
+  const read = await store.readStream(streamId, { fromRevision: view.revision });
+  const [last, ...tail] = read;
+  const lastHash = (last?.metadata as { hash?: unknown } | undefined)?.hash;
+  if (last?.revision !== view.revision || lastHash !== view.headHash) return undefined;
+  const folded = foldRead(view, tail);
+  return { ...folded, commands: [...kept, ...folded.commands], tail: tail.length };
 };
 
 export const emptySnapshot = (streamId: string): Snapshot => ({
@@ -129,6 +178,8 @@ export class AuctionActor {
   /** Set when the actor could not re-read its stream after a failure: the registry replaces it. */
   broken = false;
   lastUsed = 0;
+  /** The revision of the snapshot the store holds, as far as this actor knows. */
+  private savedRevision = -1;
   private committed: Snapshot;
   private speculative: Snapshot;
   private next: Pending[] = [];
@@ -155,18 +206,43 @@ export class AuctionActor {
     this.committed = snapshot;
     this.speculative = snapshot;
     this.commands.learn(learned);
-    this.maxBatch = options.maxBatch ?? 2000;
+    this.maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
     this.maxConflictRetries = options.maxConflictRetries ?? 10;
   }
 
+  /**
+   * Loads the actor: from its stored snapshot and the events after it when `snapshots` holds a
+   * usable one, else by folding the whole stream.
+   */
   static async load(
     store: EventStore,
     auctionId: string,
     options: ActorOptions = {},
+    snapshots?: SnapshotStore,
   ): Promise<AuctionActor> {
     const streamId = auctionStream(auctionId);
-    const { snapshot, commands } = await catchUp(store, streamId, emptySnapshot(streamId));
-    return new AuctionActor(store, auctionId, snapshot, commands, options);
+    const fromSnapshot = snapshots && (await catchUpFromSnapshot(store, snapshots, streamId));
+    const { snapshot, commands } =
+      fromSnapshot ?? (await catchUp(store, streamId, emptySnapshot(streamId)));
+    const actor = new AuctionActor(store, auctionId, snapshot, commands, options);
+    // Reloaded from a snapshot with nothing after it: nothing new to save.
+    if (fromSnapshot && fromSnapshot.tail === 0) actor.savedRevision = snapshot.revision;
+    return actor;
+  }
+
+  /**
+   * The committed state and exactly-once record as a snapshot to store, or undefined when the
+   * store already holds this revision's (or the stream is empty, or the actor is broken).
+   */
+  toStoredSnapshot(): StoredSnapshot | undefined {
+    const view = this.committed;
+    if (this.broken || view.revision < 0 || view.revision === this.savedRevision) return undefined;
+    return encodeSnapshot(view, this.commands.entries());
+  }
+
+  /** Records that the store holds the snapshot of `revision`. */
+  snapshotSaved(revision: number): void {
+    this.savedRevision = Math.max(this.savedRevision, revision);
   }
 
   /** The committed snapshot (what the store holds as far as this actor knows). */
@@ -291,6 +367,17 @@ export class AuctionActor {
     setImmediate(() => void this.flush());
   }
 
+  /**
+   * After a batch settles: the commands decided while it was written had their chance to join,
+   * so they go out at once, before the answered callers' continuations run; their next commands
+   * are then decided while this batch is written (the store writes on its own thread).
+   */
+  private flushAfterBatch(): void {
+    if (this.inFlight || this.next.length === 0) return;
+    if (this.flushScheduled) return;
+    void this.flush();
+  }
+
   private async flush(): Promise<void> {
     this.flushScheduled = false;
     if (this.inFlight || this.next.length === 0) return;
@@ -339,7 +426,7 @@ export class AuctionActor {
       await this.recover(batch, events, error);
     } finally {
       this.inFlight = false;
-      this.scheduleFlush();
+      this.flushAfterBatch();
       this.wakeIfIdle();
     }
   }

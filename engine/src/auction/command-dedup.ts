@@ -108,6 +108,11 @@ export class CommittedCommands {
     if (!this.byId.has(commandId)) this.byId.set(commandId, record);
   }
 
+  /** Every remembered command (what a snapshot keeps). */
+  entries(): IterableIterator<[string, CommittedCommand]> {
+    return this.byId.entries();
+  }
+
   /** Remembers what a read of the stream showed, in stream order. */
   learn(learned: readonly LearnedCommand[]): void {
     for (const { commandId, record } of learned) this.remember(commandId, record);

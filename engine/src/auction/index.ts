@@ -4,3 +4,4 @@ export { initialState, highestActiveBid, stateToJSON } from './state';
 export type { AuctionState, AuctionStatus, BidState, Decision } from './decider-types';
 export { AuctionActor, type ActorOptions, type Snapshot } from './actor';
 export { AuctionActorRegistry, type RegistryOptions } from './actor-registry';
+export { SNAPSHOT_VERSION, type SnapshotStore, type StoredSnapshot } from './snapshot';

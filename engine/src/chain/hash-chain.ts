@@ -59,6 +59,13 @@ const plainLeaf = (value: unknown): boolean =>
   typeof value === 'number' ||
   typeof value === 'boolean';
 
+/**
+ * The canonical JSON of `value`, given `json`, its `JSON.stringify` text: that very text when the
+ * value is a plain leaf or already in canonical order (no second walk to write it again).
+ */
+export const canonicalFromJson = (value: unknown, json: string): string =>
+  plainLeaf(value) || (isObject(value) && inCanonicalOrder(value)) ? json : canonicalJson(value);
+
 /** The `prevHash` of a stream's first event. */
 export const genesisHash = (streamId: string): string => sha256(streamId);
 
@@ -81,6 +88,21 @@ export const eventHash = (link: ChainLink): string =>
       streamId: link.streamId,
       type: link.type,
     }),
+  );
+
+/**
+ * `eventHash` of a link whose data and metadata are given as their canonical JSON (both defined):
+ * the same text `canonicalJson` writes for the whole link, put together without walking it again.
+ */
+export const eventHashOfCanonical = (
+  streamId: string,
+  revision: number,
+  type: string,
+  canonicalData: string,
+  canonicalMetadata: string,
+): string =>
+  sha256(
+    `{"data":${canonicalData},"metadata":${canonicalMetadata},"revision":${JSON.stringify(revision)},"streamId":${JSON.stringify(streamId)},"type":${JSON.stringify(type)}}`,
   );
 
 export interface StoredLink {

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import type { NewEvent } from '../event-store/event-store';
-import { eventHash } from './hash-chain';
+import { canonicalFromJson, eventHash, eventHashOfCanonical } from './hash-chain';
 
 export interface CommandIds {
   readonly commandId: string;
@@ -17,6 +17,10 @@ export const eventIdFor = (streamId: string, commandId: string, index: number): 
   const variant = ((parseInt(h[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 };
+
+/** `JSON.stringify({ ...metadata, hash })`, from the text of `metadata` (a plain object). */
+const withHash = (metadataJson: string, hash: string): string =>
+  `${metadataJson.length > 2 ? `${metadataJson.slice(0, -1)},` : '{'}"hash":${JSON.stringify(hash)}}`;
 
 export interface SealedBatch {
   readonly events: NewEvent[];
@@ -42,18 +46,32 @@ export const sealEvents = (
       correlationId: ids.correlationId,
       prevHash: head,
     };
-    head = eventHash({
-      streamId,
-      revision: revision + 1 + index,
-      type: event.type,
-      data: event.data,
-      metadata,
-    });
+    // Each text is written once: for the hash and for the store (`dataJson`, `metadataJson`).
+    const dataJson = JSON.stringify(event.data) ?? 'null';
+    const metadataJson = JSON.stringify(metadata);
+    head =
+      event.data === undefined
+        ? eventHash({
+            streamId,
+            revision: revision + 1 + index,
+            type: event.type,
+            data: event.data,
+            metadata,
+          })
+        : eventHashOfCanonical(
+            streamId,
+            revision + 1 + index,
+            event.type,
+            canonicalFromJson(event.data, dataJson),
+            canonicalFromJson(metadata, metadataJson),
+          );
     sealed.push({
       id: eventIdFor(streamId, ids.commandId, index),
       type: event.type,
       data: event.data,
       metadata: { ...metadata, hash: head },
+      dataJson,
+      metadataJson: withHash(metadataJson, head),
     });
   }
   return { events: sealed, headHash: head };

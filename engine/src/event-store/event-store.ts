@@ -15,6 +15,13 @@ export interface NewEvent {
   readonly type: string;
   readonly data: unknown;
   readonly metadata: unknown;
+  /**
+   * `JSON.stringify(data)` and `JSON.stringify(metadata)`, when the caller has written them
+   * already (the sealer does, for the hash chain): an adapter that stores JSON text may store
+   * these instead of writing them again. When given, they must be exactly those texts.
+   */
+  readonly dataJson?: string;
+  readonly metadataJson?: string;
 }
 
 export interface RecordedEvent {

@@ -15,13 +15,17 @@ import {
   type Subscription,
 } from './event-store';
 import { CaughtUp } from './caught-up';
+import type { SnapshotStore, StoredSnapshot } from '../auction/snapshot';
 import {
   type AppendConflict,
   EVENTS_SCHEMA,
   type EncodedAppend,
   type Settled,
+  type SnapshotRow,
+  SNAPSHOTS_SCHEMA,
   SqliteLogWriter,
   configureLogConnection,
+  packGroup,
 } from './sqlite-log-writer.mjs';
 
 export { EVENTS_SCHEMA };
@@ -63,9 +67,15 @@ interface QueuedAppend extends EncodedAppend {
   readonly reject: (error: unknown) => void;
 }
 
+/** A snapshot waiting to be written with the next group. */
+interface QueuedSnapshot extends SnapshotRow {
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
 /** Writes one group in one transaction: on this thread, or on the writer thread. */
 interface GroupWriter {
-  write(group: readonly EncodedAppend[]): Promise<Settled[]>;
+  write(group: readonly EncodedAppend[], snapshots: readonly SnapshotRow[]): Promise<Settled[]>;
   close(): Promise<void>;
 }
 
@@ -89,7 +99,7 @@ const NO_LIMIT = -1;
  * are decided while one group is written; reads use this thread's connection (WAL: a commit is
  * visible to every read that starts after it).
  */
-export class SqliteEventStore implements EventStore {
+export class SqliteEventStore implements EventStore, SnapshotStore {
   private readonly db: Database.Database;
   private readonly pollIntervalMs: number;
   private readonly subscriptions = new Set<PollingSubscription>();
@@ -103,6 +113,8 @@ export class SqliteEventStore implements EventStore {
   >;
   private readonly writer: GroupWriter;
   private queue: QueuedAppend[] = [];
+  private snapshotQueue: QueuedSnapshot[] = [];
+  private readonly snapshotOf: Database.Statement<[string], StoredSnapshot>;
   private queuedEvents = 0;
   private readonly maxGroupEvents: number;
   private groupScheduled = false;
@@ -121,6 +133,7 @@ export class SqliteEventStore implements EventStore {
     this.db = new Database(options.filename);
     configureLogConnection(this.db, busyTimeoutMs);
     this.db.exec(EVENTS_SCHEMA);
+    this.db.exec(SNAPSHOTS_SCHEMA);
     const inMemory = options.filename === ':memory:' || options.filename === '';
     const threaded = !inMemory && options.writerThread !== false;
     this.writer = threaded
@@ -144,6 +157,9 @@ export class SqliteEventStore implements EventStore {
       `SELECT ${COLUMNS} FROM events WHERE type = ? AND position > ? ORDER BY position LIMIT ?`,
     );
     this.lastPosition = this.db.prepare('SELECT MAX(position) AS position FROM events');
+    this.snapshotOf = this.db.prepare(
+      'SELECT revision, version, payload FROM snapshots WHERE stream_id = ?',
+    );
     this.readTransaction = this.db.transaction((afterPosition, limit, eventTypes) =>
       this.readOfTypes(afterPosition, limit, eventTypes),
     );
@@ -156,11 +172,11 @@ export class SqliteEventStore implements EventStore {
   ): Promise<AppendResult> {
     return new Promise((resolve, reject) => {
       if (this.closed) throw new Error('The event store is closed');
-      const encoded = events.map(({ id, type, data, metadata }) => ({
+      const encoded = events.map(({ id, type, data, metadata, dataJson, metadataJson }) => ({
         id,
         type,
-        data: toJson(data),
-        metadata: toJson(metadata),
+        data: dataJson ?? toJson(data),
+        metadata: metadataJson ?? toJson(metadata),
       }));
       this.queue.push({ streamId, events: encoded, expected, resolve, reject });
       this.queuedEvents += encoded.length;
@@ -200,6 +216,24 @@ export class SqliteEventStore implements EventStore {
     return attempt(() => this.lastPosition.get()?.position ?? undefined);
   }
 
+  /** The actor snapshot kept for `streamId` (see `auction/snapshot.ts`), if any. */
+  loadSnapshot(streamId: string): Promise<StoredSnapshot | undefined> {
+    return attempt(() => this.snapshotOf.get(streamId));
+  }
+
+  /**
+   * Keeps an actor's snapshot in the log's file (table `snapshots`, one row per stream), unless a
+   * later one of the same version is there. Written with the next group's transaction.
+   */
+  saveSnapshot(streamId: string, snapshot: StoredSnapshot): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.closed) throw new Error('The event store is closed');
+      const { revision, version, payload } = snapshot;
+      this.snapshotQueue.push({ streamId, revision, version, payload, resolve, reject });
+      this.scheduleGroup();
+    });
+  }
+
   groupCommits(): GroupCommitStats {
     return { commits: this.commits, appends: this.appends };
   }
@@ -213,7 +247,8 @@ export class SqliteEventStore implements EventStore {
     if (!this.closed) {
       this.closed = true;
       // Appends already accepted are written (or fail) before the file closes.
-      while (this.inFlight || this.queue.length > 0) await (this.inFlight ?? this.commitGroup());
+      while (this.inFlight || this.queue.length > 0 || this.snapshotQueue.length > 0)
+        await (this.inFlight ?? this.commitGroup());
       await this.writer.close();
     }
     await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
@@ -222,7 +257,7 @@ export class SqliteEventStore implements EventStore {
 
   /** One group at a time: what arrives while it is written waits for the next. */
   private scheduleGroup(): void {
-    if (this.inFlight || this.queue.length === 0) return;
+    if (this.inFlight || (this.queue.length === 0 && this.snapshotQueue.length === 0)) return;
     // A full group goes at once; otherwise one macrotask of delay lets every actor that flushes
     // in this turn join it.
     if (this.queuedEvents >= this.maxGroupEvents) void this.commitGroup();
@@ -235,17 +270,25 @@ export class SqliteEventStore implements EventStore {
   private commitGroup(): Promise<void> {
     this.groupScheduled = false;
     if (this.inFlight) return this.inFlight;
-    if (this.queue.length === 0) return Promise.resolve();
+    if (this.queue.length === 0 && this.snapshotQueue.length === 0) return Promise.resolve();
     const group = this.takeGroup();
-    const written = this.writer.write(group).then(
-      (settled) => this.answer(group, settled),
+    const snapshots = this.snapshotQueue;
+    this.snapshotQueue = [];
+    const written = this.writer.write(group, snapshots.map(snapshotRow)).then(
+      (settled) => {
+        this.answer(group, settled);
+        for (const snapshot of snapshots) snapshot.resolve();
+      },
       (error: unknown) => {
         for (const append of group) append.reject(error);
+        for (const snapshot of snapshots) snapshot.reject(error);
       },
     );
     this.inFlight = written.finally(() => {
       this.inFlight = undefined;
-      this.scheduleGroup();
+      // What queued while this group was written had its chance to join: it goes at once, and
+      // the callers just answered decide their next commands while it is written.
+      if (this.queue.length > 0 || this.snapshotQueue.length > 0) void this.commitGroup();
     });
     return this.inFlight;
   }
@@ -266,6 +309,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   private answer(group: readonly QueuedAppend[], settled: readonly Settled[]): void {
+    if (group.length === 0) return;
     this.commits += 1;
     this.appends += group.length;
     let wrote = false;
@@ -308,8 +352,15 @@ export class SqliteEventStore implements EventStore {
   }
 }
 
+const snapshotRow = ({ streamId, revision, version, payload }: SnapshotRow): SnapshotRow => ({
+  streamId,
+  revision,
+  version,
+  payload,
+});
+
 const inlineWriter = (writer: SqliteLogWriter): GroupWriter => ({
-  write: (group) => attempt(() => writer.write(group)),
+  write: (group, snapshots) => attempt(() => writer.write(group, snapshots)),
   close: () => Promise.resolve(),
 });
 
@@ -334,9 +385,11 @@ class ThreadWriter implements GroupWriter {
     private readonly busyTimeoutMs: number,
   ) {}
 
-  async write(group: readonly EncodedAppend[]): Promise<Settled[]> {
-    const message = group.map(({ streamId, events, expected }) => ({ streamId, events, expected }));
-    const reply = await this.request({ group: message });
+  async write(
+    group: readonly EncodedAppend[],
+    snapshots: readonly SnapshotRow[],
+  ): Promise<Settled[]> {
+    const reply = await this.request({ group: packGroup(group), snapshots });
     if ('settled' in reply) return reply.settled;
     if ('failed' in reply) throw writerError(reply.failed);
     throw new Error('The event log writer stopped');

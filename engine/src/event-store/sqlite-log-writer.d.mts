@@ -3,6 +3,16 @@ import type { AppendResult, ExpectedRevision } from './event-store';
 
 export declare const EVENTS_SCHEMA: string;
 
+export declare const SNAPSHOTS_SCHEMA: string;
+
+/** An actor snapshot to keep, written in a group's transaction. */
+export interface SnapshotRow {
+  readonly streamId: string;
+  readonly revision: number;
+  readonly version: string;
+  readonly payload: string;
+}
+
 export declare function configureLogConnection(db: Database.Database, busyTimeoutMs: number): void;
 
 /** An event as the log stores it: data and metadata already JSON. */
@@ -35,7 +45,20 @@ export type Settled =
 export declare class SqliteLogWriter {
   constructor(db: Database.Database);
   /** One transaction for the whole group; throws when it cannot commit (nothing written). */
-  write(group: readonly EncodedAppend[]): Settled[];
+  write(group: readonly EncodedAppend[], snapshots?: readonly SnapshotRow[]): Settled[];
 }
+
+/** A group as the message to the writer thread (flat arrays, cheap to clone). */
+export interface PackedGroup {
+  readonly streams: readonly string[];
+  readonly expected: readonly ExpectedRevision[];
+  readonly counts: readonly number[];
+  /** id, type, data, metadata of every event, in order. */
+  readonly fields: readonly string[];
+}
+
+export declare function packGroup(group: readonly EncodedAppend[]): PackedGroup;
+
+export declare function unpackGroup(packed: PackedGroup): EncodedAppend[];
 
 export declare function isEventIdConflict(error: unknown): boolean;

@@ -19,6 +19,19 @@ export const EVENTS_SCHEMA = `
 `;
 
 /**
+ * Actors' snapshots (`auction/snapshot.ts`), one per stream, kept beside the log so that a reload
+ * reads only the events after one. Never part of the log: dropping the table loses nothing.
+ */
+export const SNAPSHOTS_SCHEMA = `
+  CREATE TABLE IF NOT EXISTS snapshots (
+    stream_id TEXT PRIMARY KEY,
+    revision INTEGER NOT NULL,
+    version TEXT NOT NULL,
+    payload TEXT NOT NULL
+  );
+`;
+
+/**
  * The pragmas of every connection to the log: each commit fsyncs the WAL (`synchronous=FULL`).
  * A hot auction appends in large batches: a bigger page cache keeps the event-id index warm, and
  * rarer checkpoints mean fewer fsyncs of the main file.
@@ -53,10 +66,21 @@ export class SqliteLogWriter {
       `SELECT event_id AS id, position FROM events WHERE stream_id = ? AND revision BETWEEN ? AND ?
        ORDER BY revision`,
     );
-    this.appendOne = db.transaction((append) => this.appendInTransaction(append));
-    this.group = db.transaction((group, savepoints) =>
-      group.map((append) => (savepoints ? this.inSavepoint(append) : this.inGroup(append))),
+    this.upsertSnapshot = db.prepare(
+      `INSERT INTO snapshots (stream_id, revision, version, payload) VALUES (?, ?, ?, ?)
+       ON CONFLICT (stream_id) DO UPDATE
+       SET revision = excluded.revision, version = excluded.version, payload = excluded.payload
+       WHERE excluded.revision >= snapshots.revision OR excluded.version <> snapshots.version`,
     );
+    this.appendOne = db.transaction((append) => this.appendInTransaction(append));
+    this.group = db.transaction((group, savepoints, snapshots) => {
+      const settled = group.map((append) =>
+        savepoints ? this.inSavepoint(append) : this.inGroup(append),
+      );
+      for (const { streamId, revision, version, payload } of snapshots)
+        this.upsertSnapshot.run(streamId, revision, version, payload);
+      return settled;
+    });
   }
 
   /**
@@ -65,12 +89,12 @@ export class SqliteLogWriter {
    * that meets an id stored elsewhere (a caller's bug, or another writer's race) can fail half
    * way. That rolls the whole group back, and it is written again with a savepoint per append.
    */
-  write(group) {
+  write(group, snapshots = []) {
     try {
-      return this.group.immediate(group, false);
+      return this.group.immediate(group, false, snapshots);
     } catch (error) {
       if (!isEventIdConflict(error)) throw error;
-      return this.group.immediate(group, true);
+      return this.group.immediate(group, true, snapshots);
     }
   }
 
@@ -172,6 +196,45 @@ function isExpected(expected, tail) {
   if (expected === 'any') return true;
   if (expected === 'no_stream') return tail === undefined;
   return tail?.revision === expected;
+}
+
+/**
+ * A group as the message to the writer thread: flat arrays of strings and numbers, which the
+ * structured clone copies faster than an object per event.
+ */
+export function packGroup(group) {
+  const streams = [];
+  const expected = [];
+  const counts = [];
+  const fields = [];
+  for (const append of group) {
+    streams.push(append.streamId);
+    expected.push(append.expected);
+    counts.push(append.events.length);
+    for (const event of append.events)
+      fields.push(event.id, event.type, event.data, event.metadata);
+  }
+  return { streams, expected, counts, fields };
+}
+
+/** The group `packGroup` packed. */
+export function unpackGroup({ streams, expected, counts, fields }) {
+  const group = [];
+  let field = 0;
+  for (let i = 0; i < streams.length; i++) {
+    const events = [];
+    for (let n = 0; n < counts[i]; n++) {
+      events.push({
+        id: fields[field],
+        type: fields[field + 1],
+        data: fields[field + 2],
+        metadata: fields[field + 3],
+      });
+      field += 4;
+    }
+    group.push({ streamId: streams[i], events, expected: expected[i] });
+  }
+  return group;
 }
 
 export function isEventIdConflict(error) {

@@ -2,7 +2,7 @@
 // so that the fsync and the inserts run beside the thread that decides the next commands.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { SqliteLogWriter, configureLogConnection } from './sqlite-log-writer.mjs';
+import { SqliteLogWriter, configureLogConnection, unpackGroup } from './sqlite-log-writer.mjs';
 
 const db = new Database(workerData.filename);
 configureLogConnection(db, workerData.busyTimeoutMs);
@@ -15,7 +15,9 @@ parentPort.on('message', (message) => {
     return;
   }
   try {
-    parentPort.postMessage({ settled: writer.write(message.group) });
+    parentPort.postMessage({
+      settled: writer.write(unpackGroup(message.group), message.snapshots),
+    });
   } catch (error) {
     parentPort.postMessage({
       failed: { message: String(error?.message ?? error), code: error?.code },

@@ -1,0 +1,143 @@
+import { hash } from 'node:crypto';
+import { Map as ImmutableMap } from 'immutable';
+import {
+  type CommittedCommand,
+  type LearnedCommand,
+  committedCommand,
+  learnEvent,
+} from './command-dedup';
+import type { AuctionState, AuctionStatus, BidState } from './decider-types';
+import { evolve } from './evolve';
+import { initialState } from './state';
+
+/** An actor's snapshot as a store keeps it: the stream's revision it folds up to, and its text. */
+export interface StoredSnapshot {
+  /** Revision of the stream's last event folded into it. */
+  readonly revision: number;
+  /** The code that wrote it (`SNAPSHOT_VERSION`): a snapshot of another version is ignored. */
+  readonly version: string;
+  readonly payload: string;
+}
+
+/**
+ * Where actors keep their snapshots (the SQLite event store keeps them in its own file). A
+ * snapshot is only ever a shortcut: losing one, or finding it stale, costs a longer read.
+ */
+export interface SnapshotStore {
+  loadSnapshot(streamId: string): Promise<StoredSnapshot | undefined>;
+  /** Keeps it unless the store already holds a later one of the same version. */
+  saveSnapshot(streamId: string, snapshot: StoredSnapshot): Promise<void>;
+}
+
+export const isSnapshotStore = (value: unknown): value is SnapshotStore =>
+  typeof (value as Partial<SnapshotStore> | undefined)?.loadSnapshot === 'function' &&
+  typeof (value as Partial<SnapshotStore> | undefined)?.saveSnapshot === 'function';
+
+/**
+ * Bump when the payload's layout or the fold's meaning changes (including the helpers `evolve`
+ * calls, whose text the fingerprint below does not cover).
+ */
+const FORMAT = 1;
+
+/**
+ * What the snapshot's meaning depends on: its layout, the fold (`evolve`), what the dedup record
+ * keeps, and the state's fields. A snapshot written by code where any of them differs has another
+ * version and is ignored, so the actor folds the stream. The fingerprint catches an edit to these
+ * functions' own text that forgot to bump `FORMAT`; it is a second guard, not the first.
+ */
+export const SNAPSHOT_VERSION = `${FORMAT}:${hash(
+  'sha256',
+  [
+    evolve.toString(),
+    learnEvent.toString(),
+    committedCommand.toString(),
+    Object.keys(initialState).join(','),
+  ].join('\n'),
+  'hex',
+).slice(0, 16)}`;
+
+/** The committed view an actor snapshots: the same fields as its in-memory snapshot. */
+export interface ActorView {
+  readonly state: AuctionState;
+  readonly revision: number;
+  readonly headHash: string;
+}
+
+type BidRow = [bidId: string, bidderId: string, amount: number, placedAt: string, retracted: 0 | 1];
+type CommandRow = [
+  commandId: string,
+  first: number,
+  last: number,
+  position: number,
+  currentBid: number,
+  leadingBidId: string | null,
+  status: AuctionStatus,
+];
+
+interface Payload {
+  readonly headHash: string;
+  readonly state: Omit<AuctionState, 'bids'>;
+  /** In the state map's own iteration order, so the rebuilt map iterates alike. */
+  readonly bids: BidRow[];
+  readonly commands: CommandRow[];
+}
+
+/**
+ * The snapshot of `view` with the commands committed up to its revision (the exactly-once record:
+ * a command redelivered after the reload still gets its original outcome).
+ */
+export const encodeSnapshot = (
+  view: ActorView,
+  commands: Iterable<[string, CommittedCommand]>,
+): StoredSnapshot => {
+  const { bids, ...scalars } = view.state;
+  const bidRows: BidRow[] = [];
+  for (const bid of bids.values())
+    bidRows.push([bid.bidId, bid.bidderId, bid.amount, bid.placedAt, bid.retracted ? 1 : 0]);
+  const commandRows: CommandRow[] = [];
+  for (const [commandId, record] of commands) {
+    if (record.last > view.revision) continue;
+    commandRows.push([
+      commandId,
+      record.first,
+      record.last,
+      record.position,
+      record.currentBid,
+      record.leadingBidId,
+      record.status,
+    ]);
+  }
+  const payload: Payload = {
+    headHash: view.headHash,
+    state: scalars,
+    bids: bidRows,
+    commands: commandRows,
+  };
+  return { revision: view.revision, version: SNAPSHOT_VERSION, payload: JSON.stringify(payload) };
+};
+
+/** The view and commands of a stored snapshot, or undefined when it is of another version or malformed. */
+export const decodeSnapshot = (
+  stored: StoredSnapshot,
+): { view: ActorView; commands: LearnedCommand[] } | undefined => {
+  if (stored.version !== SNAPSHOT_VERSION || !Number.isSafeInteger(stored.revision))
+    return undefined;
+  try {
+    const payload = JSON.parse(stored.payload) as Payload;
+    if (typeof payload.headHash !== 'string') return undefined;
+    const bids = ImmutableMap<string, BidState>().withMutations((map) => {
+      for (const [bidId, bidderId, amount, placedAt, retracted] of payload.bids)
+        map.set(bidId, { bidId, bidderId, amount, placedAt, retracted: retracted === 1 });
+    });
+    const state: AuctionState = { ...initialState, ...payload.state, bids };
+    const commands: LearnedCommand[] = payload.commands.map(
+      ([commandId, first, last, position, currentBid, leadingBidId, status]) => ({
+        commandId,
+        record: { first, last, position, currentBid, leadingBidId, status },
+      }),
+    );
+    return { view: { state, revision: stored.revision, headHash: payload.headHash }, commands };
+  } catch {
+    return undefined;
+  }
+};
