@@ -79,6 +79,12 @@ export interface Subscription {
   readonly caughtUp: Promise<void>;
   /** Position of the last delivered event (or the start position). */
   position(): number | undefined;
+  /**
+   * Stops delivering; resolves once the delivery in flight, if any, has returned. Called by the
+   * handler itself before its first await, it resolves at once; after an await the handler must
+   * not wait for it (it would wait for itself). No async context tells those apart:
+   * `AsyncLocalStorage` would put a hook on every promise of the process.
+   */
   close(): Promise<void>;
 }
 

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   ANY,
   BACKWARDS,
@@ -37,6 +36,7 @@ import {
   type Subscription,
 } from './event-store';
 import { CaughtUp } from './caught-up';
+import { HandlerCall } from './handler-call';
 
 export interface EventStoreDbEventStoreOptions {
   /** E.g. `esdb://localhost:2113?tls=false`. */
@@ -396,8 +396,6 @@ class FilteredLog {
   }
 }
 
-const delivering = new AsyncLocalStorage<EsdbSubscription>();
-
 /** Delivers a {@link FilteredLog} in batches of what has arrived. */
 class EsdbSubscription implements Subscription {
   private readonly latch = new CaughtUp();
@@ -406,6 +404,7 @@ class EsdbSubscription implements Subscription {
   private closed = false;
   private log: FilteredLog | undefined;
   private readonly done: Promise<void>;
+  private readonly handler = new HandlerCall();
 
   constructor(
     private readonly client: EventStoreDBClient,
@@ -423,8 +422,9 @@ class EsdbSubscription implements Subscription {
 
   async close(): Promise<void> {
     this.closed = true;
+    const inHandler = this.handler.inHandler;
     await this.log?.close();
-    if (delivering.getStore() === this) return;
+    if (inHandler) return;
     await this.done;
   }
 
@@ -439,7 +439,7 @@ class EsdbSubscription implements Subscription {
         const batch = log.take(batchSize);
         const last = batch[batch.length - 1];
         if (last !== undefined) {
-          await delivering.run(this, () => this.options.onEvents(batch));
+          await this.handler.run(() => this.options.onEvents(batch));
           this.lastPosition = last.position;
         }
         if (log.caughtUp) this.latch.resolve();

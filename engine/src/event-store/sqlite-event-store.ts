@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import {
@@ -15,6 +14,7 @@ import {
   type Subscription,
 } from './event-store';
 import { CaughtUp } from './caught-up';
+import { HandlerCall } from './handler-call';
 import type { SnapshotStore, StoredSnapshot } from '../auction/snapshot';
 import {
   type AppendConflict,
@@ -443,8 +443,6 @@ const conflictError = (conflict: AppendConflict): Error =>
 const writerError = (failed: { message: string; code?: string }): Error =>
   Object.assign(new Error(failed.message), failed.code ? { code: failed.code } : {});
 
-const delivering = new AsyncLocalStorage<PollingSubscription>();
-
 /**
  * Catch-up subscription over pages read after the last delivered position: woken by appends made
  * through the same store, and by a timer for appends made through other connections.
@@ -457,6 +455,7 @@ class PollingSubscription implements Subscription {
   private woken = false;
   private stopWaiting: (() => void) | undefined;
   private readonly done: Promise<void>;
+  private readonly handler = new HandlerCall();
 
   constructor(
     private readonly options: SubscribeOptions,
@@ -480,7 +479,7 @@ class PollingSubscription implements Subscription {
   async close(): Promise<void> {
     this.closed = true;
     this.stopWaiting?.();
-    if (delivering.getStore() === this) return;
+    if (this.handler.inHandler) return;
     await this.done;
   }
 
@@ -497,7 +496,7 @@ class PollingSubscription implements Subscription {
           await this.idle();
           continue;
         }
-        await delivering.run(this, () => this.options.onEvents(batch));
+        await this.handler.run(() => this.options.onEvents(batch));
         this.lastPosition = last.position;
       }
     } catch (error) {
