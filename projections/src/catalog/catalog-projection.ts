@@ -90,8 +90,6 @@ const updateBid = (
     current ? change(current) : undefined,
   );
 
-const withoutMeta = ({ _id, _position, ...auction }: CatalogAuctionDoc): CatalogAuction => auction;
-
 const applyAuctionEvent = async (
   event: AuctionEvent,
   revision: number,
@@ -129,7 +127,7 @@ const applyAuctionEvent = async (
     case 'AuctionEdited': {
       const d = event.data;
       return updateAuction(uow, d.auctionId, (a) => ({
-        ...withoutMeta(a),
+        ...a,
         title: d.title ?? a.title,
         description: d.description ?? a.description,
         image: d.image === undefined ? a.image : d.image,
@@ -140,7 +138,7 @@ const applyAuctionEvent = async (
     }
     case 'AuctionCancelled':
       return updateAuction(uow, event.data.auctionId, (a) => ({
-        ...withoutMeta(a),
+        ...a,
         status: 'Cancelled',
         revision,
       }));
@@ -155,7 +153,7 @@ const applyAuctionEvent = async (
         retracted: false,
       }));
       return updateAuction(uow, d.auctionId, (a) => ({
-        ...withoutMeta(a),
+        ...a,
         currentBid: d.amount,
         leadingBidId: d.bidId,
         bidCount: a.bidCount + 1,
@@ -164,13 +162,13 @@ const applyAuctionEvent = async (
     }
     case 'BidEdited': {
       const d = event.data;
-      await updateBid(uow, d.bidId, ({ _id, _position, ...bid }) => ({
+      await updateBid(uow, d.bidId, (bid) => ({
         ...bid,
         amount: d.amount,
         updatedAt: d.at,
       }));
       return updateAuction(uow, d.auctionId, (a) => ({
-        ...withoutMeta(a),
+        ...a,
         currentBid: d.amount,
         leadingBidId: d.bidId,
         revision,
@@ -178,13 +176,13 @@ const applyAuctionEvent = async (
     }
     case 'BidRetracted': {
       const d = event.data;
-      await updateBid(uow, d.bidId, ({ _id, _position, ...bid }) => ({
+      await updateBid(uow, d.bidId, (bid) => ({
         ...bid,
         retracted: true,
         updatedAt: d.at,
       }));
       return updateAuction(uow, d.auctionId, (a) => ({
-        ...withoutMeta(a),
+        ...a,
         currentBid: d.currentBid,
         leadingBidId: d.leadingBidId,
         bidCount: a.bidCount - 1,
@@ -196,14 +194,14 @@ const applyAuctionEvent = async (
       return updateAuction(uow, d.auctionId, (a) =>
         d.outcome === 'Sold'
           ? {
-              ...withoutMeta(a),
+              ...a,
               status: 'Sold',
               winnerId: d.winnerId,
               winningBidId: d.winningBidId,
               finalPrice: d.finalPrice,
               revision,
             }
-          : { ...withoutMeta(a), status: 'Expired', revision },
+          : { ...a, status: 'Expired', revision },
       );
     }
     default: {
@@ -229,7 +227,7 @@ const applyCategoryCreated = async (event: CategoryCreated, uow: UnitOfWork): Pr
     where: { categoryName: '' },
   });
   for (const auction of unnamed.filter((a) => a.categoryId === d.categoryId)) {
-    await updateAuction(uow, auction._id, (a) => ({ ...withoutMeta(a), categoryName: d.name }));
+    await updateAuction(uow, auction._id, (a) => ({ ...a, categoryName: d.name }));
   }
 };
 

@@ -18,11 +18,24 @@ export interface SqliteReadStoreOptions {
   readonly filename: string;
 }
 
+interface Put {
+  run(doc: Doc): void;
+}
+
 interface Row {
   readonly id: string;
   readonly position: number;
   readonly doc: string;
 }
+
+/** Whether JSON writes the string as itself between quotes (no escape). */
+const isPlain = (text: string): boolean => {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return false;
+  }
+  return true;
+};
 
 /**
  * A document's text as stored: its `_id` and `_position` are the row's own columns, so when the
@@ -31,10 +44,21 @@ interface Row {
  */
 const encode = (doc: Doc): string => {
   const json = JSON.stringify(doc);
-  if (!Number.isSafeInteger(doc._position)) return json;
-  const head = `{"_id":${JSON.stringify(doc._id)},"_position":${doc._position}`;
-  if (!json.startsWith(head)) return json;
-  return json.length === head.length + 1 ? '}' : json.slice(head.length + 1);
+  const position = doc._position;
+  if (typeof doc._id !== 'string' || !Number.isSafeInteger(position)) return json;
+  // `{"_id":` + the id's JSON + `,"_position":` + the position, checked where they must be.
+  const idEnd = 7 + (isPlain(doc._id) ? doc._id.length + 2 : JSON.stringify(doc._id).length);
+  const positionText = String(position);
+  const end = idEnd + 13 + positionText.length;
+  if (
+    !json.startsWith('{"_id":') ||
+    !json.startsWith(',"_position":', idEnd) ||
+    !json.startsWith(positionText, idEnd + 13) ||
+    (json.charCodeAt(end) !== 44 /* , */ && json.charCodeAt(end) !== 125) /* } */
+  ) {
+    return json;
+  }
+  return json.length === end + 1 ? '}' : json.slice(end + 1);
 };
 
 const decode = (row: Row): Doc =>
@@ -80,6 +104,7 @@ export class SqliteReadStore implements ReadStore {
   private readonly db: Database.Database;
   private readonly specs = new Map<string, CollectionSpec>();
   private readonly statements = new Map<string, Database.Statement>();
+  private readonly puts = new Map<string, Put>();
 
   constructor(options: SqliteReadStoreOptions) {
     this.db = new Database(options.filename);
@@ -138,8 +163,8 @@ export class SqliteReadStore implements ReadStore {
           );
         }
         this.specs.set(spec.name, spec);
-        this.statements.delete(`put:${spec.name}`);
-        this.statements.delete(`upsert:${spec.name}`);
+        this.puts.delete(`put:${spec.name}`);
+        this.puts.delete(`upsert:${spec.name}`);
       }
     });
   }
@@ -195,12 +220,21 @@ export class SqliteReadStore implements ReadStore {
   commit(projection: string, writes: readonly Write[], position: number): Promise<void> {
     return attempt(() => {
       this.db.transaction(() => {
+        // Runs of writes to one collection share its statement.
+        let collection: string | undefined;
+        let put: Put | undefined;
         for (const write of writes) {
-          if (write.kind === 'put') this.put(write.collection, write.doc, true);
-          else
+          if (write.kind === 'put') {
+            if (write.collection !== collection || !put) {
+              collection = write.collection;
+              put = this.putStatement(collection, true);
+            }
+            put.run(write.doc);
+          } else {
             this.statement(`DELETE FROM ${this.table(write.collection)} WHERE id = ?`).run(
               write.id,
             );
+          }
         }
         this.statement(
           `INSERT INTO rm_checkpoints (projection, position) VALUES (?, ?)
@@ -268,23 +302,33 @@ export class SqliteReadStore implements ReadStore {
   }
 
   private put(collection: string, doc: Doc, guarded: boolean): void {
-    const spec = this.spec(collection);
+    this.putStatement(collection, guarded).run(doc);
+  }
+
+  /** Writes a document of the collection: replacing any, or (`guarded`) any not newer. */
+  private putStatement(collection: string, guarded: boolean): Put {
     const key = `${guarded ? 'put' : 'upsert'}:${collection}`;
-    let statement = this.statements.get(key);
-    if (!statement) {
-      const cols = spec.indexes.map(column);
-      statement = this.db.prepare(
-        `INSERT INTO ${table(collection)} (id, position, doc${cols.map((c) => `, ${c}`).join('')})
-         VALUES (?, ?, ?${cols.map(() => ', ?').join('')})
-         ON CONFLICT (id) DO UPDATE SET position = excluded.position, doc = excluded.doc` +
-          cols.map((c) => `, ${c} = excluded.${c}`).join('') +
-          (guarded ? ` WHERE excluded.position >= ${table(collection)}.position` : ''),
-      );
-      this.statements.set(key, statement);
-    }
-    const params: unknown[] = [doc._id, doc._position, encode(doc)];
-    for (const field of spec.indexes) params.push(toParam(toIndexValue(doc[field])));
-    statement.run(...params);
+    const known = this.puts.get(key);
+    if (known) return known;
+    const spec = this.spec(collection);
+    const cols = spec.indexes.map(column);
+    const statement = this.db.prepare(
+      `INSERT INTO ${table(collection)} (id, position, doc${cols.map((c) => `, ${c}`).join('')})
+       VALUES (?, ?, ?${cols.map(() => ', ?').join('')})
+       ON CONFLICT (id) DO UPDATE SET position = excluded.position, doc = excluded.doc` +
+        cols.map((c) => `, ${c} = excluded.${c}`).join('') +
+        (guarded ? ` WHERE excluded.position >= ${table(collection)}.position` : ''),
+    );
+    const fields = spec.indexes;
+    const put: Put = {
+      run: (doc) => {
+        const params: unknown[] = [doc._id, doc._position, encode(doc)];
+        for (const field of fields) params.push(toParam(toIndexValue(doc[field])));
+        statement.run(params);
+      },
+    };
+    this.puts.set(key, put);
+    return put;
   }
 
   private where(

@@ -1,6 +1,7 @@
 import type { CollectionSpec, ReadStore, Write } from '../read-store/read-store';
 import type { ProjectedEvent, Projection } from './projection';
 import { BatchUnitOfWork } from './unit-of-work';
+import { WrittenIds } from './written-ids';
 
 /** The part of the event store the projections read (the engine's store fits it). */
 export interface EventSource {
@@ -101,6 +102,8 @@ type Lease = Required<LeaseOptions>;
 const DEFAULT_TTL_MS = 10_000;
 const DEFAULT_CATCH_UP_BATCH = 10_000;
 const DEFAULT_FOLLOW_POLL_MS = 50;
+/** How long a catch-up applies events before it lets the event loop take a turn. */
+const CATCH_UP_TURN_MS = 20;
 
 const leaseDefaults = (options: LeaseOptions): Lease => {
   const ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
@@ -141,19 +144,38 @@ const guardsLast = (writes: Write[], guards: readonly string[]): Write[] =>
         ...writes.filter((write) => guards.includes(write.collection)),
       ];
 
+/** How a catch-up applies its large batches. */
+export interface CatchUpOptions {
+  /**
+   * Given only when the projection's collections were empty when the catch-up began and nothing
+   * else writes them meanwhile; told of every document written (see `WrittenIds`).
+   */
+  readonly written?: WrittenIds;
+  /** Gives the event loop a turn after this long applying events (the batch may be large). */
+  readonly turnMs?: number;
+}
+
 /** Applies a batch to one projection and commits it with the batch's last position. */
 export const applyBatch = async (
   store: ReadStore,
   specs: ReadonlyMap<string, CollectionSpec>,
   projection: Projection,
   events: readonly ProjectedEvent[],
+  { written, turnMs }: CatchUpOptions = {},
 ): Promise<readonly Write[]> => {
   const last = events[events.length - 1];
   if (!last) return [];
-  const uow = new BatchUnitOfWork(store, specs);
+  const uow = new BatchUnitOfWork(store, specs, written);
+  let turnAt = turnMs === undefined ? Infinity : performance.now() + turnMs;
   for (const event of events) {
     uow.begin(event.position);
     await projection.handle(event, uow);
+    if (turnMs !== undefined && performance.now() >= turnAt) {
+      // Documents the uow knows are read from memory without a turn of their own: the server
+      // answers requests while a long catch-up runs.
+      await new Promise((resolve) => setImmediate(resolve));
+      turnAt = performance.now() + turnMs;
+    }
   }
   const writes = guardsLast(uow.writes(), projection.guards ?? []);
   await store.commit(projection.name, writes, last.position);
@@ -351,10 +373,18 @@ export class ProjectionRunner {
    * their checkpoints, in batches of `catchUpBatchSize`, each batch handed to every projection
    * that has not yet seen its events and committed in bulk. A projection that fails, or whose
    * lease is lost, leaves the group (a failure is retried alone); the others go on. Returns those
-   * that caught up.
+   * that caught up. A projection whose collections are empty at the start (a rebuild, a lost read
+   * store) and that no other node can write meanwhile (no lease) never reads the store for a
+   * document it has not written in this catch-up (`WrittenIds`).
    */
   private async catchUpTogether(group: readonly Running[]): Promise<Running[]> {
-    let members: { readonly r: Running; readonly generation: number }[] = [];
+    let members: {
+      readonly r: Running;
+      readonly generation: number;
+      /** Its collections were empty (and no other node writes them): see `WrittenIds`. */
+      readonly empty: boolean;
+      written?: WrittenIds;
+    }[] = [];
     const leave = (r: Running, generation: number, error: unknown) => {
       members = members.filter((member) => member.r !== r);
       this.failed(r, generation, error);
@@ -366,10 +396,13 @@ export class ProjectionRunner {
         // A batch the last holder of the lease (maybe this node) has in flight lands first.
         await r.closing;
         const checkpoint = await this.options.store.checkpoint(r.projection.name);
+        // With leases another node's batch in flight may still land: only without them is an
+        // empty store known to stay empty but for this runner's own writes.
+        const empty = this.lease === undefined && (await this.isEmpty(r.projection));
         if (generation !== r.generation || this.stopped) continue;
         r.position = checkpoint ?? 0;
         this.resolveWaiters(r);
-        members.push({ r, generation });
+        members.push({ r, generation, empty });
       } catch (error) {
         this.failed(r, generation, error);
       }
@@ -385,6 +418,9 @@ export class ProjectionRunner {
       return [];
     }
     const from = Math.min(...members.map(({ r }) => r.position));
+    for (const member of members) {
+      if (member.empty) member.written = WrittenIds.forEvents(head - member.r.position);
+    }
     if (from < head) {
       let done = false;
       let settle: (error?: unknown) => void = () => undefined;
@@ -404,11 +440,14 @@ export class ProjectionRunner {
         onEvents: async (events) => {
           const last = events[events.length - 1];
           if (done) return;
-          for (const { r, generation } of current()) {
+          for (const { r, generation, written } of current()) {
             const start = events.findIndex((event) => event.position > r.position);
             if (start < 0) continue;
             try {
-              await this.apply(r, generation, start === 0 ? events : events.slice(start));
+              await this.apply(r, generation, start === 0 ? events : events.slice(start), {
+                written,
+                turnMs: CATCH_UP_TURN_MS,
+              });
             } catch (error) {
               leave(r, generation, error);
             }
@@ -456,15 +495,24 @@ export class ProjectionRunner {
     await subscription.caughtUp.catch(() => undefined);
   }
 
+  /** Whether none of the projection's collections holds a document. */
+  private async isEmpty(projection: Projection): Promise<boolean> {
+    for (const spec of projection.collections) {
+      if ((await this.options.store.find(spec.name, { limit: 1 })).length > 0) return false;
+    }
+    return true;
+  }
+
   private async apply(
     r: Running,
     generation: number,
     events: readonly ProjectedEvent[],
+    catchUp?: CatchUpOptions,
   ): Promise<void> {
     const last = events[events.length - 1];
     // A batch of a subscription being closed (its lease lost): the next holder applies it.
     if (!last || generation !== r.generation) return;
-    const writes = await applyBatch(this.options.store, this.specs, r.projection, events);
+    const writes = await applyBatch(this.options.store, this.specs, r.projection, events, catchUp);
     r.position = last.position;
     this.options.onCommitted?.(r.projection.name, writes);
     r.lastBatchAt = Date.now();
