@@ -1,3 +1,4 @@
+import { closeSync, openSync, readSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 
 /** Runs synchronous SQLite work as a promise, so a throw becomes a rejection. */
@@ -14,4 +15,67 @@ export const pingSqlite = (db: Database.Database): Promise<void> =>
 export const closeSqlite = (db: Database.Database): Promise<void> =>
   settle(() => {
     if (db.open) db.close();
+    for (const action of onClose.get(db) ?? []) action();
+    onClose.delete(db);
   });
+
+/** Bytes of the WAL-index header's first copy (sqlite.org/walformat.html, "The WAL-Index Header"). */
+const WAL_INDEX_HEADER = 48;
+
+/**
+ * SQLite's `PRAGMA data_version` for `db` (open on `filename`, in WAL mode): a number that changes
+ * whenever another connection (another process: the CLI, another node on the same file) has
+ * committed to the database since this one last looked. What a cache of the file's rows is
+ * checked against before every use.
+ *
+ * The pragma itself opens and closes a read transaction: two `fcntl` locks and an `fstat`, about
+ * 5 µs on a busy server, twice per request (session, account). Every commit of any connection
+ * rewrites the WAL-index header at the start of the `-shm` file (its change counter, last frame,
+ * checksums), so this reads those 48 bytes first (one `pread`) and asks the pragma only when they
+ * differ from the last look: while they are the same, no connection has committed since the
+ * pragma was last asked, and its answer still holds. Bytes read in the middle of a commit differ
+ * too, so a commit is never missed; a commit of this connection only costs one pragma. Without a
+ * `-shm` file to read (an in-memory database, another journal mode), the pragma every time.
+ */
+export const dataVersion = (db: Database.Database, filename: string): (() => number) => {
+  const pragma = db.prepare<[], number>('PRAGMA data_version').pluck();
+  const ask = () => pragma.get() as number;
+  let fd: number | undefined;
+  try {
+    if (String(db.pragma('journal_mode', { simple: true })).toLowerCase() === 'wal')
+      fd = openSync(`${filename}-shm`, 'r');
+  } catch {
+    fd = undefined;
+  }
+  if (fd === undefined) return ask;
+  const shm = fd;
+  const seen = Buffer.alloc(WAL_INDEX_HEADER);
+  const now = Buffer.alloc(WAL_INDEX_HEADER);
+  let known = false;
+  let version = 0;
+  closeWith(db, () => closeSync(shm));
+  return () => {
+    let read: number;
+    try {
+      read = readSync(shm, now, 0, WAL_INDEX_HEADER, 0);
+    } catch {
+      read = 0;
+    }
+    if (read !== WAL_INDEX_HEADER) return ask();
+    if (known && now.equals(seen)) return version;
+    // The header first, then the pragma: a commit in between changes the header again, and the
+    // next look asks the pragma again.
+    now.copy(seen);
+    version = ask();
+    known = true;
+    return version;
+  };
+};
+
+const onClose = new WeakMap<Database.Database, (() => void)[]>();
+/** Runs `action` when `closeSqlite` closes `db`. */
+const closeWith = (db: Database.Database, action: () => void): void => {
+  const actions = onClose.get(db) ?? [];
+  actions.push(action);
+  onClose.set(db, actions);
+};

@@ -116,3 +116,39 @@ describe('SqliteAccountStore keeps accounts read by id in memory', () => {
     }
   });
 });
+
+describe('SqliteAccountStore.byIdNow', () => {
+  it('answers synchronously what byId answers, through changes here and by another connection', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'accounts-'));
+    const filename = join(dir, 'accounts.sqlite');
+    const server = new SqliteAccountStore(filename);
+    const cli = new SqliteAccountStore(filename);
+    const same = async (id: string) => {
+      const now = server.byIdNow(id);
+      expect(now).toEqual(await server.byId(id));
+      return now;
+    };
+    try {
+      const created = await server.create({
+        id: 'a',
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        email: 'a@example.com',
+        imageUrl: null,
+        passwordHash: null,
+        googleSubject: null,
+        createdAt: '2025-01-01T00:00:00.000Z',
+      });
+      expect(await same('a')).toEqual(created);
+      expect(await same('nobody')).toBeUndefined();
+      expect(await cli.setRole('a@example.com', 'Admin')).toBe(true);
+      expect((await same('a'))?.role).toBe('Admin');
+      await cli.erase('a');
+      expect(await same('a')).toBeUndefined();
+    } finally {
+      await cli.close();
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -3,7 +3,7 @@ import { DomainError, type PublicUser, rejection } from '@auction/contracts';
 import { deletedUser } from '@auction/projections';
 import { type Account, type NewAccount, type Role, normaliseEmail, publicUser } from './account';
 import type { AccountStore } from './account-store';
-import { closeSqlite, pingSqlite, settle } from '../sqlite-store';
+import { closeSqlite, dataVersion, pingSqlite, settle } from '../sqlite-store';
 
 interface Row {
   id: string;
@@ -47,6 +47,8 @@ const CACHED = 10_000;
  */
 export class SqliteAccountStore implements AccountStore {
   private readonly db: Database.Database;
+  /** Changes when another connection commits to the database file (`data_version`). */
+  private readonly dataVersion: () => number;
   private readonly statements: ReturnType<SqliteAccountStore['prepareStatements']>;
   private readonly cache = new Map<string, Account>();
   /** `data_version` when the cache was last known good. */
@@ -71,6 +73,7 @@ export class SqliteAccountStore implements AccountStore {
       created_at TEXT NOT NULL
     )`);
     this.statements = this.prepareStatements();
+    this.dataVersion = dataVersion(this.db, filename);
   }
 
   private prepareStatements() {
@@ -102,8 +105,6 @@ export class SqliteAccountStore implements AccountStore {
       ),
       setRole: this.db.prepare<[Role, string]>('UPDATE accounts SET role = ? WHERE email_key = ?'),
       erase: this.db.prepare<[string]>('DELETE FROM accounts WHERE id = ?'),
-      /** Changes when another connection commits to the database file. */
-      dataVersion: this.db.prepare<[], number>('PRAGMA data_version').pluck(),
     };
   }
 
@@ -133,6 +134,10 @@ export class SqliteAccountStore implements AccountStore {
 
   byId(id: string): Promise<Account | undefined> {
     return settle(() => this.cachedById(id));
+  }
+
+  byIdNow(id: string): Account | undefined {
+    return this.cachedById(id);
   }
 
   byEmail(email: string): Promise<Account | undefined> {
@@ -187,7 +192,7 @@ export class SqliteAccountStore implements AccountStore {
 
   /** By id, from memory while no write (here or by another connection) may have changed it. */
   private cachedById(id: string): Account | undefined {
-    const version = this.statements.dataVersion.get();
+    const version = this.dataVersion();
     if (version !== this.cacheVersion) {
       this.cache.clear();
       this.cacheVersion = version;

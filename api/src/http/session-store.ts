@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import session from 'express-session';
-import { closeSqlite, pingSqlite, settle } from '../sqlite-store';
+import { closeSqlite, dataVersion, pingSqlite, settle } from '../sqlite-store';
 
 type Callback = (error?: unknown) => void;
 
@@ -40,6 +40,8 @@ const userOf = (sess: session.SessionData): string | null => {
  */
 export class SqliteSessionStore extends session.Store implements UserSessionStore {
   private readonly db: Database.Database;
+  /** Changes when another connection commits to the database file (`data_version`). */
+  private readonly dataVersion: () => number;
   private readonly statements: ReturnType<SqliteSessionStore['prepareStatements']>;
   /** The expiry last written per session, so a rolling touch writes only when it moves enough. */
   private readonly writtenExpiry = new Map<string, number>();
@@ -66,6 +68,7 @@ export class SqliteSessionStore extends session.Store implements UserSessionStor
     CREATE INDEX IF NOT EXISTS sessions_user ON sessions (user_id);
     CREATE INDEX IF NOT EXISTS sessions_expires ON sessions (expires);`);
     this.statements = this.prepareStatements();
+    this.dataVersion = dataVersion(this.db, filename);
   }
 
   private prepareStatements() {
@@ -87,8 +90,6 @@ export class SqliteSessionStore extends session.Store implements UserSessionStor
         'SELECT COUNT(*) AS n FROM sessions WHERE user_id = ? AND expires > ?',
       ),
       purge: this.db.prepare<[number]>('DELETE FROM sessions WHERE expires <= ?'),
-      /** Changes when another connection commits to the database file. */
-      dataVersion: this.db.prepare<[], number>('PRAGMA data_version').pluck(),
     };
   }
 
@@ -179,7 +180,7 @@ export class SqliteSessionStore extends session.Store implements UserSessionStor
 
   /** The stored row, from memory while no other connection has committed since it was read. */
   private row(sid: string): { data: string; expires: number } | undefined {
-    const version = this.statements.dataVersion.get();
+    const version = this.dataVersion();
     if (version !== this.rowsVersion) {
       this.rows.clear();
       this.rowsVersion = version;
