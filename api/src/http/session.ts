@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage, type ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import session from 'express-session';
 import type { Account } from '../accounts/account';
@@ -29,8 +29,11 @@ export interface SessionOptions {
   readonly secure: boolean;
   /** Whether `X-Forwarded-Proto` tells a request came over https (behind one proxy). */
   readonly trustProxy: boolean;
-  /** The account a session's user id names; undefined when there is none any more. */
-  readonly users: (id: string) => Promise<Account | undefined>;
+  /**
+   * The account a session's user id names; undefined when there is none any more. Synchronous
+   * where it can be (no turn of the microtask queue per request).
+   */
+  readonly users: (id: string) => Account | undefined | Promise<Account | undefined>;
   readonly log: (message: string, error?: unknown) => void;
   readonly now?: () => number;
   readonly maxAgeMs?: number;
@@ -103,7 +106,77 @@ class TrackedSession extends BaseSession {
   changed(): boolean {
     return contentOf(this) !== this.#saved;
   }
+  // express-session's `destroy` deletes `req.session`: that property is ours (`SESSION`), so the
+  // request is told here instead.
+  override destroy(callback: (error?: unknown) => void): this {
+    const slot = (this as unknown as { req: Slotted }).req[SLOT];
+    if (slot?.session === this) slot.session = undefined;
+    return super.destroy(callback);
+  }
 }
+
+/**
+ * A request's session as `leanSession` keeps it: the stored data until `req.session` is first
+ * read (most requests only need `req.user`), then the session object.
+ */
+interface Slot {
+  /** The stored session, until `req.session` is first read. */
+  data: session.SessionData | undefined;
+  session: TrackedSession | undefined;
+  /** Whether `req.session` was read or set (`session` is then the one to use). */
+  materialised: boolean;
+  /** Makes `session` from `data`, or a new one (the `leanSession` that took the request). */
+  readonly materialise: (req: Slotted) => void;
+  /** `req.session` was set (a new session, at login). */
+  readonly replaced: (req: Slotted, value: TrackedSession) => void;
+}
+const SLOT = Symbol('lean-session');
+/** `req.session` on a request no `leanSession` took (it holds whatever is set). */
+const PLAIN = Symbol('session');
+type Slotted = SessionRequest & { [SLOT]?: Slot; [PLAIN]?: unknown };
+
+/**
+ * `req.session`, as an accessor on the requests' prototype: defined once, where an accessor
+ * defined on each request would cost every request a slow `defineProperty` and its object a
+ * slower shape for every property the router and Node read afterwards.
+ */
+const SESSION: PropertyDescriptor & ThisType<Slotted> = {
+  get() {
+    const slot = this[SLOT];
+    if (!slot) return this[PLAIN];
+    if (!slot.materialised) slot.materialise(this);
+    return slot.session;
+  },
+  set(value: TrackedSession) {
+    const slot = this[SLOT];
+    if (slot) slot.replaced(this, value);
+    else this[PLAIN] = value;
+  },
+  configurable: true,
+  enumerable: true,
+};
+const withAccessor = new WeakSet<object>();
+/**
+ * Gives the request `req.session`: on its prototype (express's, one per app: a request handed on
+ * to a mounted sub-app would take that app's prototype, without it; ours mounts none), else on
+ * the request itself.
+ */
+const defineSession = (req: Slotted) => {
+  const proto = Object.getPrototypeOf(req) as object | null;
+  if (proto && withAccessor.has(proto)) return;
+  if (
+    proto &&
+    proto !== IncomingMessage.prototype &&
+    proto !== Object.prototype &&
+    !Object.prototype.hasOwnProperty.call(proto, 'session')
+  ) {
+    Object.defineProperty(proto, 'session', SESSION);
+    withAccessor.add(proto);
+    return;
+  }
+  // A bare request (a socket's handshake): on the request itself.
+  Object.defineProperty(req, 'session', SESSION);
+};
 
 type SessionRequest = IncomingMessage &
   Pick<Request, 'session' | 'sessionID' | 'sessionStore' | 'user'>;
@@ -188,12 +261,14 @@ export const leanSession = (options: SessionOptions): RequestHandler => {
     req.session = new TrackedSession(req, data);
   };
 
-  /** What one request's session needs at its end (kept on the response, no closures per request). */
-  interface PerRequest {
+  /** What one request's session needs at its end, once it is watched (kept on the response). */
+  interface PerRequest extends Slot {
     readonly req: SessionRequest;
+    readonly res: ServerResponse;
     readonly cookieId: string | undefined;
-    readonly writeHead: ServerResponse['writeHead'];
-    readonly end: ServerResponse['end'];
+    /** The response's own `writeHead` and `end`, once they are wrapped (`watch`). */
+    writeHead: ServerResponse['writeHead'] | undefined;
+    end: ServerResponse['end'] | undefined;
     /** Whether this response sends the rolled cookie (once a minute per session). */
     roll: boolean;
     /** The rolled expiry still to be written to the store. */
@@ -262,52 +337,88 @@ export const leanSession = (options: SessionOptions): RequestHandler => {
     return done;
   }
 
+  /**
+   * From now on the response sets the session's cookie and stores its changes: once the session
+   * was read or replaced (it may change), or its cookie is due to roll. Until then nothing can
+   * have changed and no cookie is due, and the response is left alone.
+   */
+  const watch = (state: PerRequest) => {
+    if (state.end) return;
+    const res = state.res as WithState;
+    // Called back with the response as `this` (writeHead and end above).
+    // eslint-disable-next-line @typescript-eslint/unbound-method
+    state.writeHead = res.writeHead;
+    // eslint-disable-next-line @typescript-eslint/unbound-method
+    state.end = res.end;
+    res[STATE] = state;
+    res.writeHead = writeHead as unknown as WithState['writeHead'];
+    res.end = end as unknown as WithState['end'];
+  };
+
+  function materialise(this: PerRequest, req: Slotted) {
+    this.materialised = true;
+    if (this.data) inflate(req, this.data);
+    else generate(req);
+  }
+  function replaced(this: PerRequest, _req: Slotted, value: TrackedSession) {
+    this.materialised = true;
+    this.data = undefined;
+    this.session = value;
+    watch(this);
+  }
+
   return (expressReq, expressRes, next) => {
-    const req = expressReq as unknown as SessionRequest;
-    if (req.session) return next();
-    const res = expressRes as unknown as WithState;
+    const req = expressReq as unknown as Slotted;
+    if (req[SLOT] || req.session) return next();
     req.sessionStore = store as Request['sessionStore'];
     const raw = cookieValue(req.headers.cookie, SESSION_COOKIE);
     const cookieId = raw === undefined ? undefined : verifiedId(raw);
-    res[STATE] = {
+    const state: PerRequest = {
+      data: undefined,
+      session: undefined,
+      materialised: false,
+      materialise,
+      replaced,
       req,
+      res: expressRes,
       cookieId,
-      // Called back with the response as `this` (writeHead and end below).
-      // eslint-disable-next-line @typescript-eslint/unbound-method
-      writeHead: res.writeHead,
-      // eslint-disable-next-line @typescript-eslint/unbound-method
-      end: res.end,
+      writeHead: undefined,
+      end: undefined,
       roll: false,
       touchStore: false,
       headersDecided: false,
       ended: false,
     };
-    res.writeHead = writeHead as unknown as WithState['writeHead'];
-    res.end = end as unknown as WithState['end'];
+    defineSession(req);
+    req[SLOT] = state;
 
-    if (cookieId === undefined) {
-      generate(req);
-      return next();
-    }
-    req.sessionID = cookieId;
+    if (cookieId === undefined) return next();
     store.get(cookieId, (error, data) => {
       if (error) return next(error);
-      if (!data) {
-        generate(req);
-        return next();
+      if (!data) return next();
+      req.sessionID = cookieId;
+      state.data = data;
+      if (now() - (rolledAt.get(cookieId) ?? 0) >= ROLL_EVERY_MS) {
+        state.roll = true;
+        watch(state);
       }
-      inflate(req, data);
-      res[STATE].roll = now() - (rolledAt.get(cookieId) ?? 0) >= ROLL_EVERY_MS;
       const userId = data.passport?.user;
       if (typeof userId !== 'string') return next();
-      options.users(userId).then(
-        (account) => {
-          if (account) req.user = account;
-          else delete req.session.passport?.user;
-          next();
-        },
-        (lookupError: unknown) => next(lookupError),
-      );
+      const signedIn = (account: Account | undefined) => {
+        if (account) req.user = account;
+        else delete req.session.passport?.user;
+        next();
+      };
+      let found: ReturnType<SessionOptions['users']>;
+      try {
+        found = options.users(userId);
+      } catch (lookupError) {
+        next(lookupError);
+        return;
+      }
+      if (found instanceof Promise)
+        found.then(signedIn, (lookupError: unknown) => next(lookupError));
+      else signedIn(found);
     });
   };
 };
@@ -319,6 +430,6 @@ export const sessionMiddleware = (deps: AppDeps): RequestHandler =>
     secret: deps.sessionSecret,
     secure: deps.origin.startsWith('https:'),
     trustProxy: deps.config.TRUST_PROXY,
-    users: (id) => deps.accounts.byId(id),
+    users: (id) => (deps.accounts.byIdNow ? deps.accounts.byIdNow(id) : deps.accounts.byId(id)),
     log: deps.log,
   });
