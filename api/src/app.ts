@@ -10,6 +10,7 @@ import { errorHandler, notFound } from './http/errors';
 import { openApiRoute } from './http/openapi';
 import { AcknowledgedWrites } from './http/acknowledged-writes';
 import { healthRoute, readinessGate } from './http/readiness';
+import { inSequence } from './http/in-sequence';
 import { securityHeaders } from './http/security-headers';
 import { sessionMiddleware } from './http/session';
 import { UPLOADS_PATH } from './http/uploads';
@@ -53,21 +54,32 @@ export const createApp = (deps: AppDeps, port: () => number) => {
     }),
   );
 
+  const json = express.json({ limit: '100kb', strict: true });
+  // A request without a body (no Content-Length, no Transfer-Encoding: what body-parser checks
+  // first) has nothing to parse: most API requests are reads.
+  const jsonBody: RequestHandler = (req, res, next) =>
+    req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined
+      ? next()
+      : json(req, res, next);
   const passport = createPassport(deps);
   const api = express.Router();
-  api.use(express.json({ limit: '100kb', strict: true }));
-  api.use(session);
-  api.use(csrfGuardFor(deps, port));
-  // A request after a bid's 201 waits until the catalog shows that bid (acknowledged-writes.ts);
-  // while the read models catch up at start the readiness gate below decides instead.
+  // Every API request: one router layer for what runs before the routes.
   api.use(
-    acknowledged.middleware(
-      (method, path) => isPlaceBid(method, path) || path === '/health' || !deps.readiness.isReady(),
+    inSequence(
+      jsonBody,
+      session,
+      csrfGuardFor(deps, port),
+      // A request after a bid's 201 waits until the catalog shows that bid (acknowledged-writes.ts);
+      // while the read models catch up at start the readiness gate below decides instead.
+      acknowledged.middleware(
+        (method, path) =>
+          isPlaceBid(method, path) || path === '/health' || !deps.readiness.isReady(),
+      ),
+      // While the read models catch up at start: reads wait briefly, then answer 503 (readiness.ts).
+      readinessGate(deps.readiness),
     ),
   );
   api.get('/health', healthRoute(deps));
-  // While the read models catch up at start: reads wait briefly, then answer 503 (readiness.ts).
-  api.use(readinessGate(deps.readiness));
   api.get('/openapi.json', openApiRoute);
   api.use('/auth', authRoutes(deps, passport));
   api.use('/auction', auctionRoutes(deps, passport));

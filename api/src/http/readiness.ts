@@ -161,21 +161,21 @@ const needsReadModels = (req: Request): boolean => {
  */
 export const readinessGate =
   (readiness: Readiness): RequestHandler =>
-  async (req, res, next) => {
-    if (
-      readiness.isReady() ||
-      !needsReadModels(req) ||
-      (await readiness.within(readiness.waitMs))
-    ) {
-      next();
-      return;
-    }
-    res.set('Retry-After', String(STARTING_UP_RETRY_AFTER_S));
-    respond(
-      res,
-      503,
-      readiness.isFailed() ? errorCatalog.UNAVAILABLE.message : STARTING_UP_MESSAGE,
-    );
+  (req, res, next) => {
+    // Once ready (nearly always), no promise per request.
+    if (readiness.isReady() || !needsReadModels(req)) return next();
+    readiness
+      .within(readiness.waitMs)
+      .then((ready) => {
+        if (ready) return next();
+        res.set('Retry-After', String(STARTING_UP_RETRY_AFTER_S));
+        respond(
+          res,
+          503,
+          readiness.isFailed() ? errorCatalog.UNAVAILABLE.message : STARTING_UP_MESSAGE,
+        );
+      })
+      .catch(next);
   };
 
 /**
