@@ -13,7 +13,7 @@ import {
 import { Engine, type EventStore, type NewEvent, SqliteEventStore } from '@auction/engine';
 import { recordCommands } from '@auction/engine/testing';
 import { Agent, request } from 'node:http';
-import { startChildServer } from '../src/testing/child-server';
+import { procCpuSeconds, startChildServer } from '../src/testing/child-server';
 
 /** What a benchmark's request got back. */
 export interface Reply {
@@ -330,7 +330,7 @@ export const startBenchServer = async (prefix: string, profile: string | undefin
 export const startBareServer = (
   script: string,
   env: Record<string, string> = {},
-): Promise<{ url: string; stop: () => Promise<void> }> =>
+): Promise<{ url: string; stop: () => Promise<void>; cpuSeconds: () => number | undefined }> =>
   new Promise((done, fail) => {
     const child = spawn(
       process.execPath,
@@ -347,6 +347,7 @@ export const startBareServer = (
       if (url)
         done({
           url,
+          cpuSeconds: () => (child.pid === undefined ? undefined : procCpuSeconds(child.pid)),
           stop: () => {
             if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
             return exited;

@@ -10,7 +10,9 @@
  * clients and concurrency, measured just before in the same run, and the rate of bare Express 5
  * with one JSON route (api/bench/bare-express.ts, a child process on keep-alive HTTP, same client
  * and concurrency, the server idle meanwhile): `bareExpressPerSec`, and `trivialRatio` = trivial
- * route ÷ bare Express. Afterwards every acknowledged
+ * route ÷ bare Express. The two are measured in four slices, bare, ours, ours, bare, so a load
+ * that drifts during the run weighs on both alike; `trivialCpuUsPerReq` and
+ * `bareExpressCpuUsPerReq` give each server's CPU time per request over those slices. Afterwards every acknowledged
  * (201) bid is looked up in its auction's detail (read again until the catalog shows them all,
  * at most 30 s: `detailCatchUpMs`) and, once the server has stopped, in the event log: `lost`
  * counts the ones missing from either, `duplicates` the ones stored twice.
@@ -155,8 +157,52 @@ const trivialLoop = async (http: Http, bidders: readonly Bidder[], ms: number) =
   return { t, elapsed };
 };
 
+/** One side of `trivialBesideBare`: its tally, seconds and CPU seconds over all its slices. */
+interface Side {
+  readonly t: Tally;
+  elapsed: number;
+  cpu: number | undefined;
+}
+
+/**
+ * The trivial route and bare Express, `ms` each, in four slices taken bare, ours, ours, bare: a
+ * load on the machine that rises or falls during the run then weighs on both alike, where one
+ * measured after the other would carry the drift into their ratio. CPU seconds of each server
+ * too (undefined where /proc is missing), so the cost per request can be compared as well.
+ */
+const trivialBesideBare = async (
+  ours: { http: Http; cpuSeconds: () => number | undefined },
+  bare: { http: Http; cpuSeconds: () => number | undefined },
+  bidders: readonly Bidder[],
+  ms: number,
+) => {
+  const side = (): Side => ({ t: tally(), elapsed: 0, cpu: 0 });
+  const sides = { ours: side(), bare: side() };
+  for (const which of ['bare', 'ours', 'ours', 'bare'] as const) {
+    const { http, cpuSeconds } = which === 'ours' ? ours : bare;
+    const measured = sides[which];
+    const cpu0 = cpuSeconds();
+    measured.elapsed += await closedLoop(bidders, ms / 2, measured.t, (bidder) =>
+      http.send('GET', '/auth/me', bidder.cookie),
+    );
+    const cpu1 = cpuSeconds();
+    measured.cpu =
+      cpu0 === undefined || cpu1 === undefined || measured.cpu === undefined
+        ? undefined
+        : measured.cpu + cpu1 - cpu0;
+  }
+  return sides;
+};
+
+/** Microseconds of CPU per successful request, when the CPU time is known. */
+const cpuMicrosPerRequest = (measured: Side): number | undefined =>
+  measured.cpu === undefined || measured.t.ok === 0
+    ? undefined
+    : Math.round((measured.cpu / measured.t.ok) * 1e6);
+
 /** Bare Express 5 (`bare-express.ts`) as a child process; its URL and a way to stop it. */
 const startBareExpress = () => startBareServer('bare-express.ts');
+type BareServer = Awaited<ReturnType<typeof startBareExpress>>;
 
 /** How long the detail check waits for the catalog to show every acknowledged bid. */
 const DETAIL_CATCH_UP_MS = 30_000;
@@ -210,17 +256,20 @@ const scenario = async (
   name: 'hot' | 'spread',
   server: ChildServer,
   http: Http,
+  bareServer: BareServer,
   bare: Http,
   bidders: readonly Bidder[],
   auctions: readonly AuctionState[],
   auctionOf: (index: number) => AuctionState,
 ): Promise<ScenarioResult> => {
   await trivialLoop(bare, bidders, warmupMs);
-  const bareExpress = await trivialLoop(bare, bidders, seconds * 1000);
   await trivialLoop(http, bidders, warmupMs);
-  const cpu0 = server.cpuSeconds();
-  const trivial = await trivialLoop(http, bidders, seconds * 1000);
-  const cpu1 = server.cpuSeconds();
+  const { ours: trivial, bare: bareExpress } = await trivialBesideBare(
+    { http, cpuSeconds: () => server.cpuSeconds() },
+    { http: bare, cpuSeconds: () => bareServer.cpuSeconds() },
+    bidders,
+    seconds * 1000,
+  );
   const warmup = await bidLoop(http, bidders, auctionOf, warmupMs);
   const cpu2 = server.cpuSeconds();
   const clientCpu = process.cpuUsage();
@@ -266,7 +315,10 @@ const scenario = async (
       bidRequestsPerSec: Math.round(bidRequestsPerSec),
       requestRatio: round(bidRequestsPerSec / trivialPerSec, 3),
       serverCpuBids: cpuShare(cpu2, cpu3, bids.elapsed),
-      serverCpuTrivial: cpuShare(cpu0, cpu1, trivial.elapsed),
+      serverCpuTrivial:
+        trivial.cpu === undefined ? undefined : round(trivial.cpu / trivial.elapsed, 2),
+      trivialCpuUsPerReq: cpuMicrosPerRequest(trivial),
+      bareExpressCpuUsPerReq: cpuMicrosPerRequest(bareExpress),
       clientCpuBids: round((clientUsed.user + clientUsed.system) / 1e6 / bids.elapsed, 2),
       lostFromDetail: details.missing,
       duplicatesInDetail: details.duplicates,
@@ -280,7 +332,7 @@ const main = async () => {
   const benchStarted = performance.now();
   const { dataDir, server } = await startBenchServer('bench-http-', values.profile);
   const http = new Http(new URL(server.url.replace('localhost', '127.0.0.1')), bidderCount);
-  let bareExpress: Awaited<ReturnType<typeof startBareExpress>> | undefined;
+  let bareExpress: BareServer | undefined;
   try {
     bareExpress = await startBareExpress();
     const bare = new Http(new URL(bareExpress.url), bidderCount);
@@ -301,10 +353,14 @@ const main = async () => {
 
     const results: ScenarioResult[] = [];
     if (values.scenario !== 'spread')
-      results.push(await scenario('hot', server, http, bare, bidders, [hot], () => hot));
+      results.push(
+        await scenario('hot', server, http, bareExpress, bare, bidders, [hot], () => hot),
+      );
     if (values.scenario !== 'hot') {
       const auctionOf = (i: number) => spread[i % spread.length] as AuctionState;
-      results.push(await scenario('spread', server, http, bare, bidders, spread, auctionOf));
+      results.push(
+        await scenario('spread', server, http, bareExpress, bare, bidders, spread, auctionOf),
+      );
     }
     http.agent.destroy();
     bare.agent.destroy();

@@ -95,7 +95,8 @@ const listeningChild = (
     });
   });
 
-const procCpuSeconds = (pid: number): number | undefined => {
+/** CPU seconds (user + system) process `pid` has used, from /proc; undefined where there is none. */
+export const procCpuSeconds = (pid: number): number | undefined => {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
