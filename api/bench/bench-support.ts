@@ -317,6 +317,9 @@ export const startBenchServer = async (prefix: string, profile: string | undefin
       RATE_LIMIT_LOGIN: limit,
       RATE_LIMIT_SIGNUP: limit,
       RATE_LIMIT_BIDS: limit,
+      // Thousands of sockets from one address.
+      WATCH_LIMIT_PER_ADDRESS: limit,
+      WATCH_RATE_PER_ADDRESS: limit,
     },
     profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profile}`] } : {},
   );

@@ -60,6 +60,14 @@ export const Config = z
     RATE_LIMIT_SIGNUP: perWindow('RATE_LIMIT_SIGNUP', 20),
     /** Bid commands (place, edit, delete) per user per minute. */
     RATE_LIMIT_BIDS: perWindow('RATE_LIMIT_BIDS', 600),
+    /** Auctions one socket (a browser tab) may watch at once. */
+    WATCH_LIMIT_PER_SOCKET: perWindow('WATCH_LIMIT_PER_SOCKET', 50),
+    /** `auction:watch` requests per socket per 10 seconds. */
+    WATCH_RATE_PER_SOCKET: perWindow('WATCH_RATE_PER_SOCKET', 20),
+    /** Auctions all the sockets of one client address may watch at once, together. */
+    WATCH_LIMIT_PER_ADDRESS: perWindow('WATCH_LIMIT_PER_ADDRESS', 500),
+    /** `auction:watch` requests per client address (all its sockets) per 10 seconds. */
+    WATCH_RATE_PER_ADDRESS: perWindow('WATCH_RATE_PER_ADDRESS', 100),
     /** Puts the event log on EventStoreDB, e.g. `esdb://localhost:2113?tls=false`; unset: SQLite in DATA_DIR. */
     EVENTSTORE_CONNECTION_STRING: optionalText.pipe(
       z

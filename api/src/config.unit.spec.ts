@@ -81,4 +81,17 @@ describe('config', () => {
       ].join('\n'),
     );
   });
+
+  it('limits watches per socket and per address, with sane defaults', () => {
+    expect(loadConfig({})).toMatchObject({
+      WATCH_LIMIT_PER_SOCKET: 50,
+      WATCH_RATE_PER_SOCKET: 20,
+      WATCH_LIMIT_PER_ADDRESS: 500,
+      WATCH_RATE_PER_ADDRESS: 100,
+    });
+    expect(loadConfig({ WATCH_RATE_PER_ADDRESS: '7' }).WATCH_RATE_PER_ADDRESS).toBe(7);
+    expect(() => loadConfig({ WATCH_LIMIT_PER_SOCKET: '0' })).toThrow(
+      'WATCH_LIMIT_PER_SOCKET must be a whole number from 1 to 1000000',
+    );
+  });
 });

@@ -3,13 +3,16 @@ import {
   AccountDeleted,
   AuctionEvent,
   type AuctionSocketEvent,
+  type AuctionStateEvent,
   type BidNotification,
   type PublicUser,
   ClientNewBid,
   type SocketAck,
   UnwatchAuction,
   WatchAuction,
+  auctionStateEventName,
   auctionStream,
+  categoryStream,
   errorCatalog,
 } from '@auction/contracts';
 import {
@@ -25,7 +28,9 @@ import { Server, type Socket } from 'socket.io';
 import type { Account } from '../accounts/account';
 import type { AppDeps } from '../app-deps';
 import { isBroadcast, socketEventName, socketPayload, usersOf } from './auction-events';
+import { auctionView, usersOfView } from './auction-view';
 import { UserCache } from './user-cache';
+import { type WatchLimitSettings, WatchLimits, socketAddress } from './watch-limits';
 
 type Ack = (answer: SocketAck) => void;
 
@@ -40,6 +45,15 @@ const reply = (ack: unknown, answer: SocketAck): void => {
 };
 const invalid = (ack: unknown, message: string) =>
   reply(ack, { ok: false, error: { code: 'VALIDATION_FAILED', message } });
+const limited = (message: string): SocketAck => ({
+  ok: false,
+  error: { code: 'RATE_LIMITED', message },
+});
+
+/** Profile lookups a state may take while new bidders keep arriving, before the watch gives up. */
+const STATE_LOOKUPS = 5;
+/** Category names kept (they never change); all forgotten at once beyond this. */
+const CATEGORY_NAMES = 10_000;
 
 const room = (auctionId: string) => `auction:${auctionId}`;
 const userRoom = (userId: string) => `user:${userId}`;
@@ -54,22 +68,27 @@ interface Followed {
   readonly recent: { revision: number; name: string; payload: AuctionSocketEvent }[];
   /** Every broadcast event from this revision on is in `recent`. */
   recentFrom: number;
+  /** The business time of its `AuctionCreated` (for the state sent to a watcher far behind). */
+  readonly createdAt: string;
 }
 
 export interface GatewayOptions {
-  /** Events per followed auction kept for replays; a watcher further behind reads the store. */
+  /** Events per followed auction kept for replays; a watcher further behind gets the state. */
   readonly replayBuffer?: number;
   /** Followed auctions kept in all; the least recently used unwatched ones go first. */
   readonly followedAuctions?: number;
   /** Public profiles kept (`UserCache`). */
   readonly users?: number;
+  /** Watch limits per socket and address; default from the configuration (`WATCH_*`). */
+  readonly limits?: Partial<WatchLimitSettings>;
 }
 
 /**
  * Socket.IO on the API's port. Auction events go out to `auction:{id}` from committed events only,
- * in global order, each with its stream revision; a watcher replays what it missed before joining,
- * so it sees every revision once and in order. Notifications the read model creates go to
- * `user:{id}` (every tab).
+ * in global order, each with its stream revision; a watcher replays what it missed before joining
+ * (from the replay buffer; from further behind it gets the auction's state instead), so it sees
+ * every revision once and in order. Notifications the read model creates go to `user:{id}` (every
+ * tab). Watches are limited per socket and per address (`WatchLimits`).
  *
  * The cost of a broadcast is Socket.IO's own: each event is folded once into the auction's state
  * (kept per followed auction, not per watcher), its payload is built once with the bidder from
@@ -91,6 +110,8 @@ export class RealtimeGateway {
   private readonly users: UserCache;
   private readonly replayBuffer: number;
   private readonly followedAuctions: number;
+  private readonly limits: WatchLimits;
+  private readonly categoryNames = new Map<string, string>();
 
   constructor(
     private readonly deps: AppDeps,
@@ -102,6 +123,14 @@ export class RealtimeGateway {
     this.users = new UserCache(deps.accounts, options.users);
     this.replayBuffer = Math.max(1, options.replayBuffer ?? 256);
     this.followedAuctions = Math.max(1, options.followedAuctions ?? 1000);
+    const { config } = deps;
+    this.limits = new WatchLimits({
+      perSocket: config.WATCH_LIMIT_PER_SOCKET,
+      ratePerSocket: config.WATCH_RATE_PER_SOCKET,
+      perAddress: config.WATCH_LIMIT_PER_ADDRESS,
+      ratePerAddress: config.WATCH_RATE_PER_ADDRESS,
+      ...options.limits,
+    });
     this.io = new Server(httpServer, {
       serveClient: false,
       allowRequest: (req, callback) => {
@@ -126,6 +155,7 @@ export class RealtimeGateway {
   }
 
   async close(): Promise<void> {
+    this.limits.close();
     await this.subscription?.close();
     await new Promise<void>((resolve) => void this.io.close(() => resolve()));
   }
@@ -169,6 +199,8 @@ export class RealtimeGateway {
     const req = socket.request as typeof socket.request & { user?: Account; sessionID?: string };
     if (req.user) void socket.join(userRoom(req.user.id));
     if (req.sessionID) void socket.join(sessionRoom(req.sessionID));
+    this.limits.connected(socket, socketAddress(socket, this.deps.config.TRUST_PROXY));
+    socket.on('disconnect', () => this.limits.disconnected(socket));
     const handle = (event: string, handler: (payload: unknown, ack: unknown) => void) =>
       socket.on(event, (...args: unknown[]) => {
         const last = args[args.length - 1];
@@ -180,6 +212,7 @@ export class RealtimeGateway {
       const parsed = UnwatchAuction.safeParse(payload);
       if (!parsed.success) return invalid(ack, 'auctionId must be an auction id');
       void socket.leave(room(parsed.data.auctionId));
+      this.limits.release(socket, parsed.data.auctionId);
       reply(ack, { ok: true });
     });
     handle('newBid', (payload, ack) => {
@@ -193,74 +226,102 @@ export class RealtimeGateway {
   }
 
   /**
-   * Replays what the socket missed after `afterRevision`, then joins the room in the same turn:
-   * from the auction's replay buffer, after reading from the store what is older than the buffer.
+   * Within the limits, joins the room after sending what the socket missed after `afterRevision`:
+   * the replay buffer's events, or, from further behind, the auction's state at the revision it
+   * has reached (`auction:state`), never more than the buffer or the state. A refusal (limits,
+   * unknown auction, a failure) leaves the socket as it was.
    */
   private async watch(socket: Socket, payload: unknown, ack: unknown): Promise<void> {
     const parsed = WatchAuction.safeParse(payload);
     if (!parsed.success) return invalid(ack, 'auction:watch takes {auctionId, afterRevision?}');
     const { auctionId, afterRevision } = parsed.data;
+    const refused = this.limits.admit(socket, auctionId);
+    if (refused) return reply(ack, limited(refused));
+    let answer: SocketAck;
     try {
-      // The last revision the socket has; without afterRevision it starts from what it fetched.
-      let sent = afterRevision;
-      for (;;) {
-        const followed = this.followed.get(auctionId) ?? (await this.follow(auctionId));
-        if (!followed) {
-          return reply(ack, {
-            ok: false,
-            error: { code: 'AUCTION_NOT_FOUND', message: errorCatalog.AUCTION_NOT_FOUND.message },
-          });
-        }
-        // Dropped while this watch waited: follow it again.
-        if (this.followed.get(auctionId) !== followed) continue;
-        if (sent === undefined || sent + 1 >= followed.recentFrom) {
-          // One turn: what the buffer holds after `sent`, then the room (everything later).
-          if (sent !== undefined) {
-            for (const event of followed.recent)
-              if (event.revision > sent) socket.emit(event.name, event.payload);
-          }
-          void socket.join(room(auctionId));
-          this.touch(auctionId, followed);
-          return reply(ack, { ok: true, revision: followed.revision });
-        }
-        sent = await this.replayFromStore(socket, auctionId, sent, followed.recentFrom - 1);
-      }
+      answer = await this.join(socket, auctionId, afterRevision);
     } catch (error) {
       this.deps.log('auction:watch failed', error);
-      reply(ack, {
+      answer = {
         ok: false,
         error: { code: 'UNAVAILABLE', message: errorCatalog.UNAVAILABLE.message },
-      });
+      };
+    }
+    // A failed watch gives its slot back, unless the socket watches the auction all the same.
+    if (!answer.ok && !socket.rooms.has(room(auctionId))) this.limits.release(socket, auctionId);
+    reply(ack, answer);
+  }
+
+  private async join(
+    socket: Socket,
+    auctionId: string,
+    afterRevision: number | undefined,
+  ): Promise<SocketAck> {
+    // The profiles and the category name a state needs, gathered before the turn that sends it.
+    const profiles = new Map<string, PublicUser>();
+    let categoryName: string | undefined;
+    let lookups = 0;
+    for (;;) {
+      const followed = this.followed.get(auctionId) ?? (await this.follow(auctionId));
+      if (!followed) {
+        return {
+          ok: false,
+          error: { code: 'AUCTION_NOT_FOUND', message: errorCatalog.AUCTION_NOT_FOUND.message },
+        };
+      }
+      // Dropped while this watch waited: follow it again.
+      if (this.followed.get(auctionId) !== followed) continue;
+      const behind = afterRevision !== undefined && afterRevision + 1 < followed.recentFrom;
+      const categoryId = followed.state.categoryId ?? '';
+      categoryName ??= this.categoryNames.get(categoryId);
+      const missing = behind ? usersOfView(followed.state).filter((id) => !profiles.has(id)) : [];
+      if (behind && (missing.length > 0 || categoryName === undefined)) {
+        if (++lookups > STATE_LOOKUPS) throw new Error(`${auctionId}: its bidders kept changing`);
+        const [found, name] = await Promise.all([
+          this.users.load(missing),
+          categoryName ?? this.categoryName(categoryId),
+        ]);
+        for (const [id, user] of found) profiles.set(id, user);
+        categoryName = name;
+        continue;
+      }
+      // One turn: the slot, the buffer after `afterRevision` or the state, then the room.
+      const full = this.limits.hold(socket, auctionId);
+      if (full) return limited(full);
+      if (behind) {
+        const users = this.users.current(profiles);
+        const auction = auctionView(
+          followed.state,
+          followed.revision,
+          { createdAt: followed.createdAt, categoryName: categoryName ?? '' },
+          users,
+        );
+        const state: AuctionStateEvent = {
+          productId: auctionId,
+          revision: followed.revision,
+          auction,
+        };
+        socket.emit(auctionStateEventName, state);
+      } else if (afterRevision !== undefined) {
+        for (const event of followed.recent)
+          if (event.revision > afterRevision) socket.emit(event.name, event.payload);
+      }
+      void socket.join(room(auctionId));
+      this.touch(auctionId, followed);
+      return { ok: true, revision: followed.revision };
     }
   }
 
-  /** Sends the socket the events after `after` up to `upTo` (all applied already) from the store. */
-  private async replayFromStore(
-    socket: Socket,
-    auctionId: string,
-    after: number,
-    upTo: number,
-  ): Promise<number> {
-    let state = initialState;
-    const due: { event: AuctionEvent; revision: number; state: AuctionState }[] = [];
-    for (const recorded of await this.deps.events.readStream(auctionStream(auctionId), {
-      toRevision: upTo,
-    })) {
-      const event = asAuctionEvent(recorded);
-      if (!event) continue;
-      state = evolve(state, event);
-      if (recorded.revision > after && isBroadcast(event))
-        due.push({ event, revision: recorded.revision, state });
-    }
-    if (due.length > 0) {
-      const loaded = await this.users.load(due.flatMap(({ event }) => usersOf(event)));
-      const users = this.users.current(loaded);
-      for (const { event, revision, state: after } of due) {
-        if (!isBroadcast(event)) continue;
-        socket.emit(socketEventName(event), socketPayload(event, revision, after, users));
-      }
-    }
-    return upTo;
+  /** A category's name, read once (a name never changes); '' while the log has none. */
+  private async categoryName(categoryId: string): Promise<string> {
+    const [created] = categoryId
+      ? await this.deps.events.readStream(categoryStream(categoryId), { toRevision: 0 })
+      : [];
+    const name = (created?.data as { name?: unknown } | undefined)?.name;
+    if (typeof name !== 'string') return '';
+    if (this.categoryNames.size >= CATEGORY_NAMES) this.categoryNames.clear();
+    this.categoryNames.set(categoryId, name);
+    return name;
   }
 
   /** Starts following an auction (one store read, whoever asks meanwhile); undefined if none. */
@@ -285,6 +346,7 @@ export class RealtimeGateway {
     const streamId = auctionStream(auctionId);
     let state = initialState;
     let folded = -1;
+    let createdAt = '';
     const tail: { event: AuctionEvent; revision: number; state: AuctionState }[] = [];
     let tailFrom = 0;
     for (;;) {
@@ -295,6 +357,7 @@ export class RealtimeGateway {
         const event = asAuctionEvent(recorded);
         if (event) {
           state = evolve(state, event);
+          if (event.type === 'AuctionCreated') createdAt = event.data.at;
           if (isBroadcast(event)) tail.push({ event, revision: recorded.revision, state });
           if (tail.length > this.replayBuffer) tailFrom = (tail.shift()?.revision ?? -1) + 1;
         }
@@ -312,7 +375,13 @@ export class RealtimeGateway {
           const payload = socketPayload(event, revision, after, users);
           recent.push({ revision, name: socketEventName(event), payload });
         }
-        const followed: Followed = { state, revision: folded, recent, recentFrom: tailFrom };
+        const followed: Followed = {
+          state,
+          revision: folded,
+          recent,
+          recentFrom: tailFrom,
+          createdAt,
+        };
         this.touch(auctionId, followed);
         return followed;
       }
@@ -382,11 +451,13 @@ export class RealtimeGateway {
   private async refold(auctionId: string, revision: number): Promise<void> {
     let state = initialState;
     let folded = -1;
+    let createdAt = '';
     for (const recorded of await this.deps.events.readStream(auctionStream(auctionId), {
       toRevision: revision,
     })) {
       const event = asAuctionEvent(recorded);
       if (event) state = evolve(state, event);
+      if (event?.type === 'AuctionCreated') createdAt = event.data.at;
       folded = recorded.revision;
     }
     if (folded !== revision) {
@@ -394,7 +465,7 @@ export class RealtimeGateway {
       return;
     }
     if (!this.followed.has(auctionId))
-      this.touch(auctionId, { state, revision, recent: [], recentFrom: revision + 1 });
+      this.touch(auctionId, { state, revision, recent: [], recentFrom: revision + 1, createdAt });
   }
 
   /**

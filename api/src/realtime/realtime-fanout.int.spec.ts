@@ -1,12 +1,17 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { auctionStream } from '@auction/contracts';
+import { AuctionStateEvent, auctionStream } from '@auction/contracts';
 import type { EventLog } from '@auction/engine';
 import { deletedUser } from '@auction/projections';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AccountStore } from '../accounts/account-store';
 import type { AppDeps } from '../app-deps';
-import { type TestUser, createAuctionOverHttp, signUpAndLogIn } from '../testing/fixtures';
+import {
+  type TestUser,
+  createAuctionOverHttp,
+  fetchAuction,
+  signUpAndLogIn,
+} from '../testing/fixtures';
 import { type TestServer, startTestServer } from '../testing/test-server';
 import { type GatewayOptions, RealtimeGateway } from './gateway';
 import {
@@ -74,6 +79,10 @@ const replacing = <T extends object>(target: T, methods: Partial<T>): T =>
   });
 
 const newAuction = (title = 'Carriage clock') => createAuctionOverHttp(seller.client, { title });
+
+/** The `auction:state` messages the probe heard, parsed with the contract. */
+const statesOf = (p: Probe): AuctionStateEvent[] =>
+  p.heard.filter((h) => h.event === 'auction:state').map((h) => AuctionStateEvent.parse(h.payload));
 
 const profile = (user: TestUser) => ({
   _id: user.id,
@@ -158,8 +167,8 @@ describe('the cost of a broadcast', () => {
 });
 
 describe('a deleted account', () => {
-  it('reads as Deleted user in everything sent after its deletion, replays from memory or the store alike', async () => {
-    // A replay buffer of one event: a watcher from the start reads the older ones from the store.
+  it('reads as Deleted user in everything sent after its deletion, in replays and states alike', async () => {
+    // A replay buffer of one event: a watcher from the start gets the state instead.
     const big = await gatewayOver();
     const small = await gatewayOver({ replayBuffer: 1 });
     const leaving = await signUpAndLogIn(server, { firstName: 'Lena', lastName: 'Leaving' });
@@ -188,23 +197,33 @@ describe('a deleted account', () => {
     ]);
 
     const gone = deletedUser(leaving.id);
-    for (const gateway of [big, small]) {
-      const late = await connect(gateway);
-      const { ack, replayed } = await watch(late, { auctionId, afterRevision: -1 });
-      expect(ack).toEqual({ ok: true, revision: 4 });
-      expect(replayed).toEqual([1, 2, 3, 4]);
-      expect(auctionEvents(late, auctionId).map((e) => e.payload.bid?.bidder)).toEqual([
-        gone,
-        profile(alice),
-        gone,
-        profile(alice),
-      ]);
-    }
+    const late = await connect(big);
+    const { ack, replayed } = await watch(late, { auctionId, afterRevision: -1 });
+    expect(ack).toEqual({ ok: true, revision: 4 });
+    expect(replayed).toEqual([1, 2, 3, 4]);
+    expect(auctionEvents(late, auctionId).map((e) => e.payload.bid?.bidder)).toEqual([
+      gone,
+      profile(alice),
+      gone,
+      profile(alice),
+    ]);
+    // Beyond the small buffer: the state at revision 4, as the detail shows it, and no replay.
+    const lateSmall = await connect(small);
+    const far = await watch(lateSmall, { auctionId, afterRevision: -1 });
+    expect(far.ack).toEqual({ ok: true, revision: 4 });
+    expect(far.replayed).toEqual([]);
+    expect(statesOf(lateSmall).map((s) => s.auction)).toEqual([
+      await fetchAuction(server, auctionId),
+    ]);
+    expect(statesOf(lateSmall)[0]?.auction.bids.map((b) => b.bidder)).toEqual([
+      profile(alice),
+      profile(alice),
+    ]);
   });
 });
 
-describe('replay beyond the buffer', () => {
-  it('gives every watcher each revision once, in order, from the store and then memory, while bids pour in', async () => {
+describe('watching from beyond the buffer', () => {
+  it('gives every watcher the state or the missed events, then each revision once, in order, while bids pour in', async () => {
     // Reads and lookups take a few ms, as over a network: watches and broadcasts interleave.
     const slow = () => pause(Math.floor(Math.random() * 4));
     const events = replacing<EventLog>(server.deps.events, {
@@ -256,17 +275,31 @@ describe('replay beyond the buffer', () => {
 
     const last = (await server.deps.events.streamRevision(auctionStream(auctionId))) ?? -1;
     expect(last).toBe(accepted);
+    const firsts: number[] = [];
     for (const { probe, from, watched } of watchers) {
       const { ack, replayed } = await watched;
       expect(ack).toMatchObject({ ok: true });
       const joinedAt = ack.ok ? Number(ack.revision) : -1;
-      expect(replayed, `replay of a watcher from ${from}`).toEqual(range(from, joinedAt));
+      // From beyond the buffer: first the state at the revision it joined at, then what follows.
+      const states = statesOf(probe).map((s) => s.revision);
+      const first = states.length > 0 ? joinedAt + 1 : from;
+      if (states.length > 0) {
+        expect(states, `state of a watcher from ${from}`).toEqual([joinedAt]);
+        expect(probe.heard[0]?.event).toBe('auction:state');
+      }
+      expect(replayed, `replay of a watcher from ${from}`).toEqual(range(first, joinedAt));
+      expect(replayed.length).toBeLessThanOrEqual(3);
       await eventually(() =>
-        expect(revisionsOf(probe, auctionId), `watcher from ${from}`).toEqual(range(from, last)),
+        expect(revisionsOf(probe, auctionId), `watcher from ${from}`).toEqual(range(first, last)),
       );
+      firsts.push(first);
     }
+    // The watchers from the start were beyond a buffer of 3 events.
+    expect(watchers.filter(({ probe }) => statesOf(probe).length > 0).length).toBeGreaterThan(5);
     await pause();
-    for (const { probe, from } of watchers)
-      expect(revisionsOf(probe, auctionId), `watcher from ${from}`).toEqual(range(from, last));
+    for (const [i, { probe, from }] of watchers.entries())
+      expect(revisionsOf(probe, auctionId), `watcher from ${from}`).toEqual(
+        range(firsts[i] ?? from, last),
+      );
   });
 });

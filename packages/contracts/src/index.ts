@@ -93,7 +93,10 @@ export {
   UnwatchAuction,
   ClientNewBid,
   AuctionSocketEvent,
+  AuctionStateEvent,
+  auctionStateEventName,
   BidNotification,
   socketEventNames,
+  watchRefusals,
   type SocketAck,
 } from './socket/socket';

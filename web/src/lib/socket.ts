@@ -1,6 +1,9 @@
 import {
   AuctionSocketEvent,
+  AuctionStateEvent,
+  type AuctionView,
   BidNotification,
+  auctionStateEventName,
   socketEventNames,
   type SocketAck,
 } from '@auction/contracts';
@@ -20,6 +23,7 @@ const MAX_FAILURES = 5;
 const auctionEventNames = [...new Set(Object.values(socketEventNames))];
 
 type AuctionListener = (event: AuctionSocketEvent) => void;
+type StateListener = (auction: AuctionView) => void;
 type NotificationListener = (notification: BidNotification) => void;
 
 interface Watch {
@@ -27,6 +31,10 @@ interface Watch {
   /** The last revision applied; events at or below it are stale. */
   revision: number;
   listener: AuctionListener;
+  /** The whole auction at a revision, which the server sends instead of a long replay. */
+  onState: StateListener;
+  /** The revision a watch request is on its way for (a gap asks once per revision). */
+  asked: number | null;
 }
 
 let socket: Socket | null = null;
@@ -35,10 +43,13 @@ let watch: Watch | null = null;
 const notificationListeners = new Set<NotificationListener>();
 
 const askForEventsAfter = (current: Watch) => {
+  const revision = current.revision;
+  current.asked = revision;
   socket?.emit(
     'auction:watch',
-    { auctionId: current.auctionId, afterRevision: current.revision },
+    { auctionId: current.auctionId, afterRevision: revision },
     (ack: SocketAck) => {
+      if (current.asked === revision) current.asked = null;
       if (!ack.ok) console.warn('auction:watch refused', ack.error);
     },
   );
@@ -51,9 +62,22 @@ const receiveAuctionEvent = (payload: unknown) => {
   if (!parsed.success || !current || parsed.data.productId !== current.auctionId) return;
   const event = parsed.data;
   if (event.revision <= current.revision) return;
-  if (event.revision > current.revision + 1) return askForEventsAfter(current);
+  if (event.revision > current.revision + 1) {
+    if (current.asked !== current.revision) askForEventsAfter(current);
+    return;
+  }
   current.revision = event.revision;
   current.listener(event);
+};
+
+// The auction at a revision: it replaces the copy, and the events after it follow.
+const receiveAuctionState = (payload: unknown) => {
+  const parsed = AuctionStateEvent.safeParse(payload);
+  const current = watch;
+  if (!parsed.success || !current || parsed.data.productId !== current.auctionId) return;
+  if (parsed.data.revision <= current.revision) return;
+  current.revision = parsed.data.revision;
+  current.onState(parsed.data.auction);
 };
 
 const receiveNotification = (payload: unknown) => {
@@ -79,6 +103,7 @@ const ensureSocket = (): Socket => {
     if (reason === 'io server disconnect') created.connect();
   });
   for (const name of auctionEventNames) created.on(name, receiveAuctionEvent);
+  created.on(auctionStateEventName, receiveAuctionState);
   created.on('bidNotification', receiveNotification);
   return created;
 };
@@ -90,16 +115,18 @@ const dropSocket = () => {
 };
 
 /**
- * Follows one auction from `revision` on: the server replays what came after it, then streams
- * each new event; `listener` sees every revision once, in order. Returns the stop function.
+ * Follows one auction from `revision` on: the server replays what came after it (or, from far
+ * behind, sends the auction as it stands to `onState`), then streams each new event; `listener`
+ * sees every later revision once, in order. Returns the stop function.
  */
 export const watchAuction = (
   auctionId: string,
   revision: number,
   listener: AuctionListener,
+  onState: StateListener,
 ): (() => void) => {
   const previous = watch;
-  const current: Watch = { auctionId, revision, listener };
+  const current: Watch = { auctionId, revision, listener, onState, asked: null };
   watch = current;
   const live = ensureSocket();
   if (previous && previous.auctionId !== auctionId)

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Id } from '../ids';
-import { AuctionStatusView, BidView } from '../http/views';
+import { AuctionStatusView, AuctionView, BidView } from '../http/views';
 
 /** Client → server: watch one auction; events after `afterRevision` are replayed first. */
 export const WatchAuction = z.object({
@@ -34,6 +34,32 @@ export const AuctionSocketEvent = z.object({
   at: z.string(),
 });
 export type AuctionSocketEvent = z.infer<typeof AuctionSocketEvent>;
+
+/**
+ * Server → one watcher: the auction as it stands at `revision`, sent instead of a replay to a
+ * watch from further behind than the server's replay buffer. The auction events after `revision`
+ * follow; the client replaces its copy of the auction with `auction` and goes on from there.
+ */
+export const AuctionStateEvent = z.object({
+  productId: z.string(),
+  revision: z.number().int(),
+  auction: AuctionView,
+});
+export type AuctionStateEvent = z.infer<typeof AuctionStateEvent>;
+export const auctionStateEventName = 'auction:state';
+
+/**
+ * Why an `auction:watch` was refused (ack `{ok: false, error: {code: 'RATE_LIMITED', message}}`):
+ * the watch changed nothing, the socket keeps what it watched before.
+ */
+export const watchRefusals = {
+  socketRate: 'Too many requests to watch auctions from this page. Please wait a few seconds.',
+  addressRate: 'Too many requests to watch auctions from your network. Please wait a few seconds.',
+  socketWatching:
+    'This page is watching too many auctions at once. Stop watching one to watch another.',
+  addressWatching:
+    'Too many auctions are being watched from your network at once. Stop watching one to watch another.',
+} as const;
 
 /** Server event names per auction event type. */
 export const socketEventNames = {

@@ -146,7 +146,12 @@ export const useLiveAuction = create<LiveAuctionState>()((set, get) => {
           if (closed) return;
           if (!view) return set({ load: 'missing' });
           accept(auctionId, view);
-          stop = watchAuction(auctionId, view.revision, (event) => get().apply(event));
+          stop = watchAuction(
+            auctionId,
+            view.revision,
+            (event) => get().apply(event),
+            (state) => accept(auctionId, state),
+          );
         },
         () => {
           if (!closed) set({ load: 'failed' });

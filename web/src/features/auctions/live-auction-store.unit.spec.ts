@@ -144,3 +144,33 @@ describe('the own bid and its broadcast', () => {
     expect(shown()).toEqual({ revision: 3, bids: ['b1'], count: 1 });
   });
 });
+
+describe('the state from far behind', () => {
+  /** The server's `auction:state`: the auction at a revision, sent instead of a long replay. */
+  const state = (auction: AuctionView) =>
+    fake.handlers.get('auction:state')?.({
+      productId: auction._id,
+      revision: auction.revision,
+      auction,
+    });
+
+  it('replaces the auction with the state, then applies only the events after it', async () => {
+    close = await opened(view(3, [bid('b1', 20)]));
+    state(view(400, [bid('b9', 90), bid('b1', 20)]));
+    expect(shown()).toEqual({ revision: 400, bids: ['b9', 'b1'], count: 2 });
+
+    broadcast(400, bid('old', 80));
+    expect(shown()).toEqual({ revision: 400, bids: ['b9', 'b1'], count: 2 });
+    broadcast(401, bid('b10', 91));
+    expect(shown()).toEqual({ revision: 401, bids: ['b10', 'b9', 'b1'], count: 3 });
+  });
+
+  it('ignores a state older than what is shown, or about another auction', async () => {
+    close = await opened(view(10, [bid('b1', 20)]));
+    state(view(8, []));
+    state({ ...view(50, []), _id: 'other' });
+    expect(shown()).toEqual({ revision: 10, bids: ['b1'], count: 1 });
+    broadcast(11, bid('b2', 21));
+    expect(shown()).toEqual({ revision: 11, bids: ['b2', 'b1'], count: 2 });
+  });
+});
