@@ -57,7 +57,10 @@ export class Engine implements CommandRouter {
     return this.auctions.onOwnershipChange(listener);
   }
 
-  /** Creates a category whose trimmed, case-folded name no other category has. */
+  /**
+   * Creates a category whose name no other category's name looks like: neither the trimmed,
+   * case-folded name nor its confusable skeletons (`category/category-name-key.ts`) is reserved.
+   */
   createCategory(command: CreateCategoryCommand): Promise<CreateCategoryOutcome> {
     return this.write(() => createCategory(this.store, command));
   }
@@ -81,7 +84,10 @@ export class Engine implements CommandRouter {
     });
   }
 
-  /** Creates the fixed categories that are missing; safe at every start. */
+  /**
+   * Creates the fixed categories that are missing and reserves the name keys of any category that
+   * lacks them (one made before the keys existed); safe at every start.
+   */
   seedFixedCategories(at: string): Promise<void> {
     return this.write(() => seedFixedCategories(this.store, at));
   }

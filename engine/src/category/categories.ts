@@ -1,16 +1,18 @@
 import {
   fixedCategories,
-  type CategoryCreated,
+  CategoryCreated,
   CategoryNameReserved,
   type Rejection,
+  SYSTEM_ACTOR,
   categoryNameStream,
   categoryStream,
   normaliseCategoryName,
   rejection,
 } from '@auction/contracts';
 import { genesisHash } from '../chain/hash-chain';
-import { sealEvents } from '../chain/seal';
+import { type CommandIds, sealEvents } from '../chain/seal';
 import { type EventStore, WrongExpectedRevisionError } from '../event-store/event-store';
+import { categoryKeyStream, categoryNameKeys } from './category-name-key';
 
 export interface CreateCategoryCommand {
   readonly categoryId: string;
@@ -30,9 +32,9 @@ const appendFirst = async (
   store: EventStore,
   streamId: string,
   event: { type: string; data: unknown },
-  command: CreateCategoryCommand,
+  ids: CommandIds,
 ): Promise<number | 'exists'> => {
-  const { events } = sealEvents(streamId, -1, genesisHash(streamId), [event], command);
+  const { events } = sealEvents(streamId, -1, genesisHash(streamId), [event], ids);
   try {
     return (await store.append(streamId, events, 'no_stream')).position;
   } catch (error) {
@@ -41,26 +43,47 @@ const appendFirst = async (
   }
 };
 
+/** The category a reservation stream is held for, or `undefined` when the stream is free. */
+const holderOf = async (store: EventStore, streamId: string): Promise<string | undefined> => {
+  const [first] = await store.readStream(streamId, { toRevision: 0 });
+  return (
+    first && CategoryNameReserved.parse({ type: first.type, data: first.data }).data.categoryId
+  );
+};
+
+const collapse = (name: string): string => name.trim().replace(/\s+/g, ' ');
+
 /**
- * Creates a category whose trimmed, case-folded name is unique. The name is reserved first by
- * appending to its reservation stream with expected revision "no_stream", which only one writer
- * can win on every adapter; a retry of the same category id finishes what a crash interrupted.
+ * Creates a category whose name no other category's looks like. The name is reserved under each
+ * of its keys by appending to the key's stream with expected revision "no_stream", which only one
+ * writer can win on every adapter: `categoryname-{trimmed, case-folded name}` (the one key of
+ * earlier versions) and `categoryskeleton-{key}` for its confusable keys (`categoryNameKeys`).
+ * Every key is looked at before any is written, so a name refused because it is taken reserves
+ * nothing; only between two look-alikes created at once can the loser keep a key it won, which
+ * then refuses look-alikes of a category that does not exist. A retry of the same category id
+ * finishes what a crash interrupted.
  */
 export const createCategory = async (
   store: EventStore,
   command: CreateCategoryCommand,
 ): Promise<CreateCategoryOutcome> => {
-  const name = command.name.trim().replace(/\s+/g, ' ');
-  const nameStream = categoryNameStream(name);
+  const name = collapse(command.name);
+  const refused: CreateCategoryOutcome = { ok: false, rejection: rejection('CATEGORY_EXISTS') };
+  const streams = [categoryNameStream(name), ...categoryNameKeys(name).map(categoryKeyStream)];
+  for (const stream of streams) {
+    const holder = await holderOf(store, stream);
+    if (holder !== undefined && holder !== command.categoryId) return refused;
+  }
   const reserved: CategoryNameReserved = {
     type: 'CategoryNameReserved',
     data: { categoryId: command.categoryId, name, at: command.at },
   };
-  if ((await appendFirst(store, nameStream, reserved, command)) === 'exists') {
-    const [holder] = await store.readStream(nameStream, { toRevision: 0 });
-    const owner = holder && CategoryNameReserved.parse({ type: holder.type, data: holder.data });
-    if (owner?.data.categoryId !== command.categoryId) {
-      return { ok: false, rejection: rejection('CATEGORY_EXISTS') };
+  for (const stream of streams) {
+    if (
+      (await appendFirst(store, stream, reserved, command)) === 'exists' &&
+      (await holderOf(store, stream)) !== command.categoryId
+    ) {
+      return refused;
     }
   }
   const created: CategoryCreated = {
@@ -81,7 +104,51 @@ export const createCategory = async (
   };
 };
 
-/** Creates the fixed categories that are missing; safe to run at every start. */
+const PAGE = 500;
+
+/**
+ * Reserves the confusable keys that existing categories lack: every category created before
+ * those keys existed, or whose keys changed with the confusables data. A key another category
+ * holds already (two look-alikes both created before) stays with it: both categories keep
+ * working, and new look-alikes of either are refused. Reads only, once every key is held.
+ */
+const reserveMissingKeys = async (store: EventStore, at: string): Promise<void> => {
+  let afterPosition: number | undefined;
+  for (;;) {
+    const page = await store.readAll({
+      eventTypes: ['CategoryCreated'],
+      maxCount: PAGE,
+      ...(afterPosition === undefined ? {} : { afterPosition }),
+    });
+    for (const event of page) {
+      const parsed = CategoryCreated.safeParse({ type: event.type, data: event.data });
+      if (!parsed.success) continue;
+      const { categoryId, name } = parsed.data.data;
+      const ids = {
+        commandId: `keys-${categoryId}`,
+        actorId: SYSTEM_ACTOR,
+        correlationId: `keys-${categoryId}`,
+      };
+      const reserved: CategoryNameReserved = {
+        type: 'CategoryNameReserved',
+        data: { categoryId, name, at },
+      };
+      for (const key of categoryNameKeys(name)) {
+        const stream = categoryKeyStream(key);
+        if ((await store.streamRevision(stream)) === undefined)
+          await appendFirst(store, stream, reserved, ids);
+      }
+    }
+    const last = page.at(-1);
+    if (last === undefined || page.length < PAGE) return;
+    afterPosition = last.position;
+  }
+};
+
+/**
+ * Creates the fixed categories that are missing, then reserves the confusable keys of every
+ * category that lacks one (`reserveMissingKeys`); safe to run at every start.
+ */
 export const seedFixedCategories = async (store: EventStore, at: string): Promise<void> => {
   for (const category of fixedCategories) {
     if ((await store.streamRevision(categoryStream(category.categoryId))) !== undefined) continue;
@@ -98,4 +165,5 @@ export const seedFixedCategories = async (store: EventStore, at: string): Promis
       );
     }
   }
+  await reserveMissingKeys(store, at);
 };

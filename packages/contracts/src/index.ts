@@ -1,4 +1,19 @@
-export { Cents, Dollars, MAX_CENTS, centsToDollars, dollarsToCents, formatCents } from './money';
+export {
+  Cents,
+  Dollars,
+  MAX_CENTS,
+  centsToDollars,
+  dollarsToCents,
+  formatCents,
+  hasAtMostTwoDecimals,
+} from './money';
+export {
+  type TextKind,
+  normaliseText,
+  hiddenCharacterIn,
+  hiddenCharactersMessage,
+  visibleText,
+} from './text';
 export { IsoTime, toIsoTime, isoToMs, DAY_MS } from './time';
 export {
   Id,

@@ -1,4 +1,14 @@
-import { Dollars, Id, IsoTime, MAX_CENTS, dollarsToCents, toIsoTime } from '@auction/contracts';
+import {
+  Dollars,
+  Id,
+  IsoTime,
+  MAX_CENTS,
+  type TextKind,
+  dollarsToCents,
+  hasAtMostTwoDecimals,
+  toIsoTime,
+  visibleText,
+} from '@auction/contracts';
 import { z } from 'zod';
 
 const missing = (value: unknown): boolean =>
@@ -14,9 +24,20 @@ const isString = (value: unknown): value is string => typeof value === 'string';
 const isNumber = (value: unknown): value is number =>
   typeof value === 'number' && Number.isFinite(value);
 
-const text = (label: string, max: number, required = `${label} is required`) =>
+/**
+ * Text a person typed: normalised (NFKC), trimmed, refused when it holds invisible or control
+ * characters its kind may not hold (`visibleText`). `kind: null` for an id given as text.
+ */
+const text = (
+  label: string,
+  max: number,
+  required = `${label} is required`,
+  kind: TextKind | null = 'line',
+) =>
   present(isString, required, `${label} must be text`).pipe(
-    z.string().trim().min(1, required).max(max, `${label} must be at most ${max} characters`),
+    (kind === null ? z.string().trim() : visibleText(label, kind))
+      .min(1, required)
+      .max(max, `${label} must be at most ${max} characters`),
   );
 
 const optionalText = (label: string, max: number) =>
@@ -34,9 +55,15 @@ const idOf = (label: string) =>
 
 const MAX_DOLLARS = MAX_CENTS / 100;
 
-// Multipart fields arrive as text.
-const numeral = (value: unknown): unknown =>
-  typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+const DECIMALS = 'Amounts may have at most two decimals';
+
+// Multipart fields arrive as text, judged as written: Number() would round away what a double
+// cannot hold ("100.100000000000000000001" reads as 100.1).
+const numeral = (value: unknown, ctx: z.RefinementCtx): unknown => {
+  if (typeof value !== 'string' || !/^\s*-?\d+(\.\d+)?\s*$/.test(value)) return value;
+  if (!hasAtMostTwoDecimals(value)) ctx.addIssue({ code: 'custom', message: DECIMALS });
+  return Number(value);
+};
 
 const startingPrice = z.preprocess(
   numeral,
@@ -68,9 +95,9 @@ const body = { error: 'The request body must be an object' };
 /** Create auction form (spec §3, §5): multipart or JSON. */
 export const CreateAuctionBody = z.object(
   {
-    title: text('Title', 200),
-    description: text('Description', 5000),
-    category: text('Category', 64).pipe(
+    title: text('Title', 200, undefined, 'title'),
+    description: text('Description', 5000, undefined, 'multiline'),
+    category: text('Category', 64, undefined, null).pipe(
       z.string().refine((value) => Id.safeParse(value).success, 'Category not found'),
     ),
     startingPrice,
@@ -82,8 +109,8 @@ export const CreateAuctionBody = z.object(
 /** Edit auction form: every field of the form is required; a new image or `removeImage` optional. */
 export const EditAuctionBody = z.object(
   {
-    title: text('Title', 200),
-    description: text('Description', 5000),
+    title: text('Title', 200, undefined, 'title'),
+    description: text('Description', 5000, undefined, 'multiline'),
     startingPrice,
     auctionEndTime: endTime('Auction end date'),
     removeImage: flag,
@@ -104,7 +131,7 @@ export const AuctionFilters = z.object({
 export const CreateCategoryBody = z.object(
   {
     name: text('Category name', 80, 'Please enter Name of Category'),
-    description: text('Description', 1000, 'Please enter Description'),
+    description: text('Description', 1000, 'Please enter Description', 'multiline'),
   },
   body,
 );

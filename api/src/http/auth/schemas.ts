@@ -1,3 +1,4 @@
+import { visibleText } from '@auction/contracts';
 import { z } from 'zod';
 
 // A non-string (absent, repeated) reads as empty so that it gets the field's own 'required' message.
@@ -10,10 +11,9 @@ const form = <S extends z.ZodType>(schema: S) =>
     schema,
   );
 
+// Normalised (NFKC: a fullwidth address is the plain one) and without invisible characters.
 const email = field(
-  z
-    .string()
-    .trim()
+  visibleText('Email')
     .min(1, 'Email is required')
     .max(254, 'Invalid email address')
     .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Invalid email address'),
@@ -36,9 +36,7 @@ export type LoginBody = z.infer<typeof LoginBody>;
 
 const name = (label: string) =>
   field(
-    z
-      .string()
-      .trim()
+    visibleText(label)
       .min(1, `${label} is required`)
       .min(2, `${label} must be at least 2 characters`)
       .max(60, `${label} must be at most 60 characters`),

@@ -1,4 +1,4 @@
-import { Id, MAX_CENTS, formatCents } from '@auction/contracts';
+import { Id, MAX_CENTS, formatCents, hasAtMostTwoDecimals } from '@auction/contracts';
 import { z } from 'zod';
 
 const AMOUNT_REQUIRED = 'Valid bid amount is required';
@@ -28,10 +28,7 @@ export const BidAmount = z
   .pipe(
     z
       .number()
-      .refine(
-        (value) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6,
-        'Bid amount may have at most two decimals',
-      )
+      .refine(hasAtMostTwoDecimals, 'Bid amount may have at most two decimals')
       .refine(
         (value) => value <= MAX_CENTS / 100,
         `Bid amount may be at most ${formatCents(MAX_CENTS)}`,

@@ -1,3 +1,4 @@
+import { hasAtMostTwoDecimals } from '@auction/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { memo, useId } from 'react';
 import { useForm } from 'react-hook-form';
@@ -7,9 +8,12 @@ import { formatMoney } from '../../lib/format';
 
 const INVALID = 'Valid bid amount is required';
 
-/** Spec §5: required, at least 1, converted to a number. */
+/** Spec §5: required, at least 1, converted to a number; at most two decimals, as the server checks. */
 export const BidAmountForm = z.object({
-  bidAmount: z.coerce.number<string>({ error: INVALID }).min(1, INVALID),
+  bidAmount: z.coerce
+    .number<string>({ error: INVALID })
+    .min(1, INVALID)
+    .refine(hasAtMostTwoDecimals, 'Bid amount may have at most two decimals'),
 });
 
 interface BidAmountDialogProps {

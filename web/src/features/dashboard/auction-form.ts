@@ -1,4 +1,4 @@
-import { rules } from '@auction/contracts';
+import { hasAtMostTwoDecimals, rules } from '@auction/contracts';
 import { z } from 'zod';
 import { localDateAfter } from './form-controls';
 
@@ -30,7 +30,7 @@ export const startingPriceField = z
     'Starting price must be at most $1,000,000,000',
   )
   .refine(
-    (value) => value === '' || /^\d+(\.\d{1,2})?$/.test(value),
+    (value) => value === '' || (/^\d+(\.\d+)?$/.test(value) && hasAtMostTwoDecimals(value)),
     'Amounts may have at most two decimals',
   );
 

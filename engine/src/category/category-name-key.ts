@@ -1,0 +1,47 @@
+import { normaliseCategoryName } from '@auction/contracts';
+import unhomoglyph from 'unhomoglyph';
+
+const DEFAULT_IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
+
+/**
+ * The confusable skeleton of Unicode Technical Standard #39 (section 4): NFD, default-ignorable
+ * characters removed, each character replaced by its prototype in the confusables data, NFD
+ * again. Two strings that look alike (`Е` Cyrillic and `E` Latin, `rn` and `m`, `0` and `O`)
+ * have the same skeleton. The data is the Unicode Consortium's `confusables.txt` as the
+ * `unhomoglyph` package ships it (its version is pinned: other data gives other skeletons).
+ */
+export const confusableSkeleton = (text: string): string =>
+  unhomoglyph(text.normalize('NFD').replace(DEFAULT_IGNORABLE, '')).normalize('NFD');
+
+const collapse = (text: string): string => text.trim().replace(/\s+/g, ' ');
+
+/** Skeleton and lower case in turn until neither changes anything (a few rounds at most). */
+const settle = (text: string): string => {
+  let key = text;
+  for (let round = 0; round < 4; round += 1) {
+    const next = collapse(confusableSkeleton(key).toLowerCase());
+    if (next === key) break;
+    key = next;
+  }
+  return key;
+};
+
+/**
+ * The keys under which a category name is reserved (`categoryskeleton-{key}`): two names that
+ * share a key look alike, and only one of them may exist. A name has one or two keys: its
+ * NFKC, space-collapsed form taken to its skeleton after lower-casing, and before.
+ *
+ * Both, because TR39's skeleton is case-sensitive and names are unique regardless of case: an
+ * upper-case `I` looks like a lower-case `l`, which lower-casing first would lose ("VehicIes"),
+ * while skeleton first would miss a look-alike in capitals ("ЕLECTRONICS" with a Cyrillic `Е`).
+ * The first key is a function of `normaliseCategoryName` (the key of the reservation streams
+ * written before these), so two names with one old key share a new one.
+ */
+export const categoryNameKeys = (name: string): string[] => {
+  const lowerFirst = settle(normaliseCategoryName(name).normalize('NFKC'));
+  const skeletonFirst = settle(collapse(name.normalize('NFKC')));
+  return lowerFirst === skeletonFirst ? [lowerFirst] : [lowerFirst, skeletonFirst];
+};
+
+/** Reservation stream of one key: appended with expected revision "no_stream", first writer wins. */
+export const categoryKeyStream = (key: string): string => `categoryskeleton-${key}`;

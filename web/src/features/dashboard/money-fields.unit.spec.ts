@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { BidAmountForm } from '../auctions/bid-forms';
+import { startingPriceField } from './auction-form';
+
+const DECIMALS = 'Amounts may have at most two decimals';
+
+describe('the forms check money as the server does', () => {
+  it.each([
+    ['100', true],
+    ['100.1', true],
+    ['100.10', true],
+    ['102.009999999', false],
+    ['100.100000000000000000001', false],
+    ['100.125', false],
+  ])('starting price %s: accepted %s', (value, accepted) => {
+    const result = startingPriceField.safeParse(value);
+    expect(result.success).toBe(accepted);
+    if (!accepted) expect(result.error?.issues[0]?.message).toBe(DECIMALS);
+  });
+
+  it.each([
+    ['120.01', true],
+    ['102.009999999', false],
+    [String(150 + 0.1 + 0.2), false],
+  ])('bid %s: accepted %s', (bidAmount, accepted) => {
+    const result = BidAmountForm.safeParse({ bidAmount });
+    expect(result.success).toBe(accepted);
+    if (!accepted)
+      expect(result.error?.issues[0]?.message).toBe('Bid amount may have at most two decimals');
+  });
+});
