@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type Clock,
@@ -37,7 +38,25 @@ export interface StoreStatus {
   /** Where the store lives: `sqlite`, `files`, `eventstoredb` or `mongodb`. */
   readonly adapter: string;
   readonly reachable: boolean;
+  /**
+   * `false` for a store in DATA_DIR (`sqlite`, `files`) whose file system has no room for writes
+   * (less than `MIN_FREE_BYTES` free): reads still work, every write fails. Absent otherwise.
+   */
+  readonly writable?: false;
 }
+
+/** Below this much free space in DATA_DIR, health reports the embedded stores as not writable. */
+export const MIN_FREE_BYTES = 1024 * 1024;
+
+/** Whether the file system of `dir` has `MIN_FREE_BYTES` free (true when it cannot tell). */
+const hasRoom = async (dir: string): Promise<boolean> => {
+  try {
+    const stats = await statfs(dir);
+    return stats.bavail * stats.bsize >= MIN_FREE_BYTES;
+  } catch {
+    return true;
+  }
+};
 
 /** Every store the product keeps its state in, chosen by configuration. */
 export interface Stores {
@@ -251,13 +270,18 @@ export const openStores = async (
           ? secretInMongo(mongo, dbName)
           : Promise.resolve(secretInFile(join(dir, 'session-secret'))),
       health: async (timeoutMs = HEALTH_TIMEOUT_MS) => {
+        const room = hasRoom(dir);
         const entries = await Promise.all(
           Object.entries(probes).map(async ([name, { adapter, probe }]) => {
             const reachable = await withDeadline(probe(), timeoutMs, name).then(
               () => true,
               () => false,
             );
-            return [name, { adapter, reachable }] as const;
+            const full = (adapter === 'sqlite' || adapter === 'files') && !(await room);
+            return [
+              name,
+              full ? { adapter, reachable, writable: false } : { adapter, reachable },
+            ] as const;
           }),
         );
         return Object.fromEntries(entries) as Record<StoreName, StoreStatus>;

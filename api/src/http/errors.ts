@@ -22,15 +22,44 @@ const bodyParserStatus = (error: unknown): { status: number; message: string } |
   return undefined;
 };
 
+/** Codes that mean the disk (or quota) is full: SQLite's, the system's, MongoDB's (`OutOfDiskSpace`). */
+const STORAGE_FULL_CODES: ReadonlySet<unknown> = new Set([
+  'SQLITE_FULL',
+  'ENOSPC',
+  'EDQUOT',
+  14031,
+]);
+
 /**
- * One encoding of failures for HTTP: domain errors keep their code's status and message, body and
- * upload errors become 4xx, anything else is a 500 with a generic message and a log line.
+ * Whether `error`, or an error it was caused by (the engine answers a failed append with
+ * `UNAVAILABLE` caused by the store's error), says the storage is full.
+ */
+export const isStorageFull = (error: unknown): boolean => {
+  for (let cause = error, depth = 0; cause && depth < 10; depth++) {
+    if (typeof cause !== 'object') return false;
+    const { code, codeName } = cause as { code?: unknown; codeName?: unknown };
+    if (STORAGE_FULL_CODES.has(code) || codeName === 'OutOfDiskSpace') return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
+};
+
+/**
+ * One encoding of failures for HTTP: a full disk is a 503 `STORAGE_UNAVAILABLE`, domain errors keep
+ * their code's status and message, body and upload errors become 4xx, anything else is a 500 with
+ * a generic message and a log line.
  */
 export const errorHandler =
   (log: (message: string, error: unknown) => void): ErrorRequestHandler =>
   (error: unknown, _req, res, next) => {
     if (res.headersSent) {
       next(error);
+      return;
+    }
+    // Nothing was written (a failed commit writes nothing): a 503 that says why, not "busy".
+    if (isStorageFull(error)) {
+      log('Storage is full', error);
+      respond(res, 503, errorCatalog.STORAGE_UNAVAILABLE.message);
       return;
     }
     if (error instanceof DomainError) {

@@ -179,7 +179,8 @@ export const readinessGate =
   };
 
 /**
- * `GET /health`: 503 when a store (or Kafka) does not answer, the node cannot serve at all. While
+ * `GET /health`: 503 when a store (or Kafka) does not answer, the node cannot serve at all, and
+ * when DATA_DIR's disk is full (every write would fail; each store says `writable: false`). While
  * the read models catch up at start it answers 200, with `ready: false` and each read model's
  * position and lag: the node takes writes and answers reads itself (with a clear 503 until they
  * are ready), so a load balancer keeps sending it traffic instead of going dark. Read models that
@@ -197,16 +198,19 @@ export const healthRoute =
     const reachable =
       Object.values(stores).every((store) => store.reachable) && (cluster?.reachable ?? true);
     const failed = readModels?.error !== undefined;
+    const full = Object.values(stores).some((store) => store.writable === false);
     const message = !reachable
       ? cluster?.reachable === false
         ? 'Kafka is unreachable'
         : 'A store is unreachable'
-      : failed
-        ? 'The read models could not start'
-        : readModels
-          ? 'The read models are catching up'
-          : 'OK';
-    respond(res, reachable && !failed ? 200 : 503, message, {
+      : full
+        ? errorCatalog.STORAGE_UNAVAILABLE.message
+        : failed
+          ? 'The read models could not start'
+          : readModels
+            ? 'The read models are catching up'
+            : 'OK';
+    respond(res, reachable && !full && !failed ? 200 : 503, message, {
       stores,
       ...(cluster ? { cluster } : {}),
       ...(readModels ? { ready: false, readModels } : {}),

@@ -17,6 +17,10 @@ export const errorCatalog = {
   RATE_LIMITED: { status: 429, message: 'Too many requests, please slow down' },
   INTERNAL: { status: 500, message: 'Something went wrong' },
   UNAVAILABLE: { status: 503, message: 'The service is busy, please try again' },
+  STORAGE_UNAVAILABLE: {
+    status: 503,
+    message: 'Storage is unavailable right now; nothing was changed. Please try again later.',
+  },
 
   AUCTION_NOT_FOUND: { status: 404, message: 'Auction not found' },
   AUCTION_ALREADY_EXISTS: { status: 409, message: 'This auction already exists' },
