@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { DomainError, type PublicUser, rejection } from '@auction/contracts';
 import { deletedUser } from '@auction/projections';
@@ -29,15 +30,22 @@ const toAccount = (row: Row): Account => ({
   createdAt: row.created_at,
 });
 
+const BUSY_TIMEOUT_MS = 5000;
+/** How long each step of the scrub after an erase may wait for other connections. */
+const SCRUB_BUSY_MS = 20;
+/** How long an erase keeps trying to scrub the files before it answers. */
+const SCRUB_WAIT_MS = 2000;
+
 /** Accounts kept in memory by id (each request's signed-in user, the names read models join). */
 const CACHED = 10_000;
 
 /**
  * Accounts in `DATA_DIR/accounts.sqlite`. The e-mail is unique after trimming and case-folding,
  * enforced by a unique index, so concurrent signups for one address cannot both succeed.
- * Erasing an account deletes its row: the id in events then reads as "Deleted user". With
- * `secure_delete` the freed bytes are zeroed, and the write-ahead log is checkpointed and
- * truncated after an erase, so the personal data does not linger in either file.
+ * Erasing an account deletes its row: the id in events then reads as "Deleted user". Then the
+ * file is rewritten (`VACUUM`) and the write-ahead log checkpointed and truncated, so no byte of
+ * the erased account is left in either file (see `scrub`); `secure_delete` zeroes what other
+ * deletes and updates free.
  *
  * Accounts read by id are kept in memory (up to 10,000), so the signed-in user of every request
  * and the names the read models join are not read from the file each time. The copy is dropped
@@ -53,10 +61,16 @@ export class SqliteAccountStore implements AccountStore {
   private readonly cache = new Map<string, Account>();
   /** `data_version` when the cache was last known good. */
   private cacheVersion: number | undefined;
+  /** An erase since the last `VACUUM`. */
+  private vacuumDue = false;
+  /** Why the last scrub after an erase did not complete. */
+  private scrubBlocker: string | undefined;
+  /** Tries the scrub again after an erase that could not complete it at once. */
+  private scrubbing: NodeJS.Timeout | undefined;
 
   constructor(filename: string) {
     this.db = new Database(filename);
-    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
     this.db.pragma('secure_delete = ON');
@@ -162,13 +176,76 @@ export class SqliteAccountStore implements AccountStore {
     });
   }
 
-  erase(id: string): Promise<void> {
-    return settle(() => {
+  async erase(id: string): Promise<void> {
+    const erased = await settle(() => {
       this.cache.clear();
-      if (this.statements.erase.run(id).changes > 0) {
-        this.db.pragma('wal_checkpoint(TRUNCATE)');
-      }
+      return this.statements.erase.run(id).changes > 0;
     });
+    if (!erased) return;
+    this.vacuumDue = true;
+    const deadline = Date.now() + SCRUB_WAIT_MS;
+    for (let pause = 5; ; pause = Math.min(pause * 2, 200)) {
+      if (this.scrub()) return;
+      if (Date.now() >= deadline) break;
+      await delay(pause);
+    }
+    this.scrubInBackground();
+  }
+
+  /**
+   * One try at making the files hold nothing erased, true once they do. `secure_delete` zeroes an
+   * erased row where it lies, but a b-tree balance (a page split or merge) that moved the row
+   * earlier left a copy of it in the free space of the page it left, which is not deleted content
+   * and stays: `VACUUM` rewrites every page from the rows that remain. Then the write-ahead log,
+   * whose old frames hold the rows too, is copied into the file and truncated to nothing. Each
+   * step waits at most `SCRUB_BUSY_MS` for other connections (this thread is blocked meanwhile):
+   * another writer keeps `VACUUM` waiting, and a reader of an older snapshot (the CLI, another
+   * process on the file) keeps the log from being truncated.
+   */
+  private scrub(): boolean {
+    if (!this.db.open) return true;
+    this.db.pragma(`busy_timeout = ${SCRUB_BUSY_MS}`);
+    try {
+      if (this.vacuumDue) {
+        this.db.exec('VACUUM');
+        this.vacuumDue = false;
+      }
+      const [result] = this.db.pragma('wal_checkpoint(TRUNCATE)') as {
+        busy: number;
+        log: number;
+      }[];
+      this.scrubBlocker =
+        result?.busy === 0 && result.log === 0
+          ? undefined
+          : 'another connection is reading the write-ahead log';
+    } catch (error) {
+      this.scrubBlocker = error instanceof Error ? error.message : String(error);
+    } finally {
+      this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
+    return this.scrubBlocker === undefined;
+  }
+
+  /**
+   * An erase that could not scrub the files within `SCRUB_WAIT_MS` answers (the row is gone from
+   * every read), says so in a process warning, and the scrub is tried again every second until it
+   * succeeds (and once more when this store closes).
+   */
+  private scrubInBackground(): void {
+    process.emitWarning(
+      `accounts.sqlite: an erased account's bytes are still in the file or its write-ahead log (${this.scrubBlocker}); trying again every second`,
+      { code: 'ACCOUNT_ERASE_PENDING' },
+    );
+    if (this.scrubbing) return;
+    this.scrubbing = setInterval(() => {
+      if (this.scrub()) this.stopScrubbing();
+    }, 1000);
+    this.scrubbing.unref();
+  }
+
+  private stopScrubbing(): void {
+    clearInterval(this.scrubbing);
+    this.scrubbing = undefined;
   }
 
   lookup(ids: readonly string[]): Promise<Map<string, PublicUser>> {
@@ -187,6 +264,10 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   close(): Promise<void> {
+    if (this.scrubbing) {
+      this.stopScrubbing();
+      this.scrub();
+    }
     return closeSqlite(this.db);
   }
 
