@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { AuditEvent } from '@auction/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SampleAuction, sampleAuction, tamperWithEvent } from '../testing/audit-fixtures';
-import { type TestUser, signUpAndLogIn } from '../testing/fixtures';
+import { type TestUser, sellerAliceBob } from '../testing/fixtures';
 import { type TestServer, startTestServer } from '../testing/test-server';
 
 const run = promisify(execFile);
@@ -27,11 +27,7 @@ const audit = (...args: string[]) =>
 
 beforeAll(async () => {
   server = await startTestServer();
-  [seller, alice, bob] = await Promise.all([
-    signUpAndLogIn(server, { firstName: 'Sally', lastName: 'Seller' }),
-    signUpAndLogIn(server, { firstName: 'Alice', lastName: 'Able' }),
-    signUpAndLogIn(server, { firstName: 'Bob', lastName: 'Baker' }),
-  ]);
+  [seller, alice, bob] = await sellerAliceBob(server);
   sample = await sampleAuction(server, seller, alice, bob);
 });
 afterAll(() => server.cleanup());

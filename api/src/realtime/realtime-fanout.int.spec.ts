@@ -10,6 +10,7 @@ import {
   type TestUser,
   createAuctionOverHttp,
   fetchAuction,
+  sellerAliceBob,
   signUpAndLogIn,
 } from '../testing/fixtures';
 import { type TestServer, startTestServer } from '../testing/test-server';
@@ -42,11 +43,7 @@ const closing: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
   server = await startTestServer();
-  [seller, alice, bob] = await Promise.all([
-    signUpAndLogIn(server, { firstName: 'Sally', lastName: 'Seller' }),
-    signUpAndLogIn(server, { firstName: 'Alice', lastName: 'Able' }),
-    signUpAndLogIn(server, { firstName: 'Bob', lastName: 'Baker' }),
-  ]);
+  [seller, alice, bob] = await sellerAliceBob(server);
 });
 afterEach(async () => {
   vi.restoreAllMocks();

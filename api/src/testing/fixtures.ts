@@ -36,6 +36,16 @@ export const signUpAndLogIn = async (
   return { ...user, client, id: (login.body as { user: { _id: string } }).user._id };
 };
 
+/** Sally Seller, Alice Able and Bob Baker, signed up and logged in: the cast most tests bid with. */
+export const sellerAliceBob = (
+  server: Pick<TestServer, 'client'>,
+): Promise<[seller: TestUser, alice: TestUser, bob: TestUser]> =>
+  Promise.all([
+    signUpAndLogIn(server, { firstName: 'Sally', lastName: 'Seller' }),
+    signUpAndLogIn(server, { firstName: 'Alice', lastName: 'Able' }),
+    signUpAndLogIn(server, { firstName: 'Bob', lastName: 'Baker' }),
+  ]);
+
 /** Creates an auction over HTTP as the client's user (category Antiques, $100); returns its id. */
 export const createAuctionOverHttp = async (
   client: TestClient,
