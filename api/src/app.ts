@@ -13,7 +13,7 @@ import { healthRoute, readinessGate } from './http/readiness';
 import { inSequence } from './http/in-sequence';
 import { securityHeaders } from './http/security-headers';
 import { sessionMiddleware } from './http/session';
-import { UPLOADS_PATH } from './http/uploads';
+import { UPLOADS_PATH, bodyLimits } from './http/uploads';
 import { userRoutes } from './http/users/routes';
 import { webApp } from './http/web-app';
 
@@ -51,6 +51,13 @@ export const createApp = (deps: AppDeps, port: () => number) => {
       },
       crossOriginResourcePolicy: { policy: 'same-origin' },
       strictTransportSecurity: deps.origin.startsWith('https:'),
+    }),
+  );
+  // Before anything reads a body: slow bodies time out, uploads in progress are bounded.
+  app.use(
+    bodyLimits({
+      timeoutMs: deps.config.BODY_TIMEOUT_MS,
+      uploadsInProgress: deps.config.UPLOADS_IN_PROGRESS,
     }),
   );
 

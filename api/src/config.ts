@@ -60,6 +60,16 @@ export const Config = z
     RATE_LIMIT_SIGNUP: perWindow('RATE_LIMIT_SIGNUP', 20),
     /** Bid commands (place, edit, delete) per user per minute. */
     RATE_LIMIT_BIDS: perWindow('RATE_LIMIT_BIDS', 600),
+    /**
+     * How long a request's body may take to arrive, in milliseconds, counted from its headers; a
+     * slower one is answered 408 and its connection closed (uploads and JSON bodies alike).
+     */
+    BODY_TIMEOUT_MS: wholeNumber('BODY_TIMEOUT_MS', 100, 600_000).default(30_000),
+    /**
+     * Uploads (multipart bodies) this process receives at once; one more is answered 503. Each holds
+     * up to 10 MB in memory while it arrives, so this bounds that memory.
+     */
+    UPLOADS_IN_PROGRESS: wholeNumber('UPLOADS_IN_PROGRESS', 1, 10_000).default(10),
     /** Auctions one socket (a browser tab) may watch at once. */
     WATCH_LIMIT_PER_SOCKET: perWindow('WATCH_LIMIT_PER_SOCKET', 50),
     /** `auction:watch` requests per socket per 10 seconds. */

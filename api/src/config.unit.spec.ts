@@ -94,4 +94,18 @@ describe('config', () => {
       'WATCH_LIMIT_PER_SOCKET must be a whole number from 1 to 1000000',
     );
   });
+
+  it('bounds slow bodies and uploads in progress, with sane defaults', () => {
+    expect(loadConfig({})).toMatchObject({ BODY_TIMEOUT_MS: 30_000, UPLOADS_IN_PROGRESS: 10 });
+    expect(loadConfig({ BODY_TIMEOUT_MS: '500', UPLOADS_IN_PROGRESS: '3' })).toMatchObject({
+      BODY_TIMEOUT_MS: 500,
+      UPLOADS_IN_PROGRESS: 3,
+    });
+    expect(() => loadConfig({ BODY_TIMEOUT_MS: '0' })).toThrow(
+      'BODY_TIMEOUT_MS must be a whole number from 100 to 600000',
+    );
+    expect(() => loadConfig({ UPLOADS_IN_PROGRESS: 'many' })).toThrow(
+      'UPLOADS_IN_PROGRESS must be a whole number from 1 to 10000',
+    );
+  });
 });

@@ -139,7 +139,18 @@ export const startServer = async (
     realtime,
   };
   const { app, socketMiddleware, allowedOrigins } = createApp(deps, () => port);
-  const server = createServer(app);
+  // Node's own bounds, behind the app's (`bodyLimits` answers a slow body 408 with a message at
+  // BODY_TIMEOUT_MS): headers within 20 s, a whole request within BODY_TIMEOUT_MS + 10 s (Node's
+  // defaults are 60 s and 300 s), checked every 5 s rather than every 30 s.
+  const requestTimeout = config.BODY_TIMEOUT_MS + 10_000;
+  const server = createServer(
+    {
+      requestTimeout,
+      headersTimeout: Math.min(20_000, requestTimeout),
+      connectionsCheckingInterval: 5_000,
+    },
+    app,
+  );
   const gateway = new RealtimeGateway(deps, server, socketMiddleware, allowedOrigins);
   realtime.attach(gateway);
   await gateway.start();

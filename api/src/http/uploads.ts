@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { constants, mkdirSync } from 'node:fs';
 import { access, readdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DomainError, rejection } from '@auction/contracts';
+import { DomainError, errorCatalog, rejection } from '@auction/contracts';
 import express, { type RequestHandler } from 'express';
 import multer, { MulterError } from 'multer';
 import { notFound } from './errors';
+import { respond } from './respond';
 
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 export const UPLOADS_PATH = '/uploads';
@@ -17,7 +18,8 @@ const singleImage = multer({
 
 /**
  * The optional `image` file of a multipart form, held in memory up to 10 MB (413 beyond). A form
- * the parser cannot read (truncated, malformed) is the client's error: 400, not 500.
+ * the parser cannot read (truncated, malformed) is the client's error: 400, not 500. How many are
+ * held at once, and for how long, `bodyLimits` bounds.
  */
 export const imageUpload: RequestHandler = (req, res, next) =>
   singleImage(req, res, (error?: unknown) => {
@@ -28,6 +30,67 @@ export const imageUpload: RequestHandler = (req, res, next) =>
       ),
     );
   });
+
+/**
+ * Bounds on request bodies, mounted before anything reads one:
+ * - a body that has not fully arrived `timeoutMs` after the request's headers is answered 408
+ *   (`REQUEST_TIMEOUT`) and its connection closed; nothing reads it further, so nothing it asked
+ *   for happens (when an answer was already under way, the connection is destroyed instead);
+ * - at most `uploadsInProgress` multipart bodies are received at once: one more is answered 503
+ *   (`UPLOADS_BUSY`) before a byte of it is read. With multer holding an upload in memory up to
+ *   `MAX_IMAGE_BYTES`, this caps what uploads in progress can hold at their product.
+ */
+export const bodyLimits = (options: {
+  readonly timeoutMs: number;
+  readonly uploadsInProgress: number;
+}): RequestHandler => {
+  let uploads = 0;
+  return (req, res, next) => {
+    const length = req.headers['content-length'];
+    const hasBody =
+      length === undefined ? req.headers['transfer-encoding'] !== undefined : length !== '0';
+    if (!hasBody || req.complete) return next();
+    const upload = typeof req.is('multipart/*') === 'string';
+    if (upload && uploads >= options.uploadsInProgress) {
+      res.setHeader('Connection', 'close');
+      respond(res, 503, errorCatalog.UPLOADS_BUSY.message);
+      return;
+    }
+    if (upload) uploads++;
+    let counted = upload;
+    const release = () => {
+      if (counted) uploads--;
+      counted = false;
+    };
+    const timer = setTimeout(() => {
+      release();
+      if (req.complete) return;
+      if (res.headersSent) {
+        req.socket.destroy();
+        return;
+      }
+      res.setHeader('Connection', 'close');
+      res.once('finish', () => {
+        // Half-close first so that the answer is not lost to a reset, then let go of the rest.
+        req.socket.end();
+        setTimeout(() => req.socket.destroy(), 1000).unref();
+      });
+      respond(res, 408, errorCatalog.REQUEST_TIMEOUT.message);
+    }, options.timeoutMs);
+    timer.unref();
+    const done = () => {
+      clearTimeout(timer);
+      release();
+    };
+    req.once('end', done);
+    req.once('close', done);
+    // An answer given before the upload is read (a 401, 403 or 429 of the guards before multer)
+    // lets Node drop what remains of it: no longer an upload held in memory, but still bounded in
+    // time by the timer until it ends.
+    res.once('close', release);
+    next();
+  };
+};
 
 const startsWith = (buffer: Buffer, bytes: readonly number[], offset = 0) =>
   buffer.length >= offset + bytes.length && bytes.every((b, i) => buffer[offset + i] === b);

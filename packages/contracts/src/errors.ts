@@ -10,6 +10,15 @@ export const errorCatalog = {
   FORBIDDEN: { status: 403, message: 'You are not allowed to do this' },
   NOT_FOUND: { status: 404, message: 'Not found' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The upload is too large (max 10MB)' },
+  REQUEST_TIMEOUT: {
+    status: 408,
+    message: 'The request took too long to arrive; nothing was changed. Please try again.',
+  },
+  UPLOADS_BUSY: {
+    status: 503,
+    message:
+      'Too many uploads are in progress right now; nothing was changed. Please try again in a moment.',
+  },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
     message: 'Only JPEG, PNG, WebP or GIF images are accepted',
