@@ -36,10 +36,14 @@ export const imageUpload: RequestHandler = (req, res, next) =>
  * - a body that has not fully arrived `timeoutMs` after the request's headers is answered 408
  *   (`REQUEST_TIMEOUT`) and its connection closed; nothing reads it further, so nothing it asked
  *   for happens (when an answer was already under way, the connection is destroyed instead);
- * - at most `uploadsInProgress` multipart bodies are received at once: one more is answered 503
+ * - at most `uploadsInProgress` uploads (multipart bodies declared longer than `SMALL_FORM_BYTES`,
+ *   or of unknown length) are received at once: one more is answered 503
  *   (`UPLOADS_BUSY`) before a byte of it is read. With multer holding an upload in memory up to
  *   `MAX_IMAGE_BYTES`, this caps what uploads in progress can hold at their product.
  */
+/** A multipart body declared at most this long is a small form, not an upload (`bodyLimits`). */
+export const SMALL_FORM_BYTES = 64 * 1024;
+
 export const bodyLimits = (options: {
   readonly timeoutMs: number;
   readonly uploadsInProgress: number;
@@ -50,7 +54,11 @@ export const bodyLimits = (options: {
     const hasBody =
       length === undefined ? req.headers['transfer-encoding'] !== undefined : length !== '0';
     if (!hasBody || req.complete) return next();
-    const upload = typeof req.is('multipart/*') === 'string';
+    // A form whose declared length is small holds at most that: only a larger one, or one of
+    // unknown length, is an upload (a signup without a photo is not held back by uploads).
+    const upload =
+      typeof req.is('multipart/*') === 'string' &&
+      !(length !== undefined && Number(length) <= SMALL_FORM_BYTES);
     if (upload && uploads >= options.uploadsInProgress) {
       res.setHeader('Connection', 'close');
       respond(res, 503, errorCatalog.UPLOADS_BUSY.message);
