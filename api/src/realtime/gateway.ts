@@ -52,6 +52,12 @@ const limited = (message: string): SocketAck => ({
 
 /** Profile lookups a state may take while new bidders keep arriving, before the watch gives up. */
 const STATE_LOOKUPS = 5;
+/**
+ * A watch whose `afterRevision` is ahead of the gateway waits for it this many times this long
+ * (at most a second), then joins all the same.
+ */
+const AHEAD_WAITS = 50;
+const AHEAD_WAIT_MS = 20;
 /** Category names kept (they never change); all forgotten at once beyond this. */
 const CATEGORY_NAMES = 10_000;
 
@@ -261,6 +267,7 @@ export class RealtimeGateway {
     const profiles = new Map<string, PublicUser>();
     let categoryName: string | undefined;
     let lookups = 0;
+    let aheadWaits = 0;
     for (;;) {
       const followed = this.followed.get(auctionId) ?? (await this.follow(auctionId));
       if (!followed) {
@@ -271,6 +278,17 @@ export class RealtimeGateway {
       }
       // Dropped while this watch waited: follow it again.
       if (this.followed.get(auctionId) !== followed) continue;
+      // The socket has a revision this gateway has not applied yet (a bid's 201 can reach the
+      // client before its event reaches the gateway): joining now would send it that revision
+      // again. Wait, bounded, for the gateway to get there.
+      if (
+        afterRevision !== undefined &&
+        afterRevision > followed.revision &&
+        aheadWaits++ < AHEAD_WAITS
+      ) {
+        await new Promise((resolve) => setTimeout(resolve, AHEAD_WAIT_MS));
+        continue;
+      }
       const behind = afterRevision !== undefined && afterRevision + 1 < followed.recentFrom;
       const categoryId = followed.state.categoryId ?? '';
       categoryName ??= this.categoryNames.get(categoryId);
