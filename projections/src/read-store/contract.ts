@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { compareBy, matches } from './query-semantics';
+import { compareBy, isAfter, matches, placeOf } from './query-semantics';
 import type {
   Condition,
   Doc,
@@ -754,6 +754,66 @@ export function describeReadStoreContract(
         expect(await found({ limit: 0 })).toEqual([]);
       });
 
+      it('pages after a place: every document once, in order, whatever the order', async () => {
+        const orders: NonNullable<FindOptions['orderBy']>[] = [
+          [],
+          [{ field: 'price', direction: 'asc' }],
+          [{ field: 'price', direction: 'desc' }],
+          [{ field: 'title', direction: 'asc' }],
+          [{ field: 'title', direction: 'desc' }],
+          [{ field: 'active', direction: 'desc' }],
+          [
+            { field: 'category', direction: 'asc' },
+            { field: 'price', direction: 'desc' },
+          ],
+        ];
+        for (const orderBy of orders) {
+          for (const where of [undefined, { active: { in: [true, null] } }]) {
+            const whole = await found({ orderBy, ...(where ? { where } : {}) });
+            const pages: string[] = [];
+            let after: FindOptions['after'];
+            for (;;) {
+              const page = await store.find(items, {
+                orderBy,
+                limit: 2,
+                ...(where ? { where } : {}),
+                ...(after ? { after } : {}),
+              });
+              pages.push(...ids(page));
+              const last = page.at(-1);
+              if (page.length < 2 || !last) break;
+              after = placeOf(last, orderBy);
+            }
+            expect(pages).toEqual(whole);
+          }
+        }
+      });
+
+      it('pages after a place where no document is (any more)', async () => {
+        const byPrice = [{ field: 'price', direction: 'desc' }] as const;
+        const after = { values: [80], id: 'bb' };
+        expect(await found({ orderBy: byPrice, after })).toEqual(['c', 'g', 'd', 'e', 'f']);
+        expect(await found({ orderBy: byPrice, after: { values: [null], id: 'a' } })).toEqual([
+          'f',
+        ]);
+        expect(await found({ orderBy: byPrice, after: { values: [null], id: 'f' } })).toEqual([]);
+        const byTitle = [{ field: 'title', direction: 'asc' }] as const;
+        expect(await found({ orderBy: byTitle, after: { values: [null], id: 'zz' } })).toEqual([
+          'c',
+          'd',
+          'b',
+          'a',
+          'e',
+        ]);
+        expect(await found({ after: { values: [], id: 'e' } })).toEqual(['f', 'g']);
+        expect(
+          await found({ where: { price: 80 }, after: { values: [], id: 'b' }, limit: 1 }),
+        ).toEqual(['c']);
+        await expect(
+          store.find(items, { orderBy: byTitle, after: { values: [], id: 'a' } }),
+        ).rejects.toThrow();
+      });
+
       it('counts with and without conditions', async () => {
         expect(await store.count(items)).toBe(7);
         expect(await store.count(items, {})).toBe(7);
@@ -1021,28 +1081,54 @@ export function describeReadStoreContract(
         { requiredKeys: [] },
       );
 
+      const afterPlace = (order: NonNullable<FindOptions['orderBy']>) =>
+        fc.record({
+          values: fc.tuple(...order.map(({ field }) => valueOf(field))),
+          id: fc.constantFrom(...Array.from({ length: 13 }, (_, i) => `d${i}`), 'd', 'e'),
+        });
+      const paged = fc
+        .tuple(orderBy, where, fc.option(fc.nat({ max: 8 }), { nil: undefined }))
+        .chain(([order, w, limit]) =>
+          afterPlace(order).map((after): FindOptions => ({
+            where: w,
+            orderBy: order,
+            after,
+            ...(limit === undefined ? {} : { limit }),
+          })),
+        );
+
       await fc.assert(
-        fc.asyncProperty(docs, options, async (generated, query) => {
-          await store.reset(projection, [collection]);
-          const all = generated.map(({ id, ...rest }) =>
-            doc(id, 1, Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined))),
-          );
-          await store.commit(
-            projection,
-            all.map((d) => put(collection, d)),
-            1,
-          );
+        fc.asyncProperty(
+          docs,
+          fc.oneof(options as fc.Arbitrary<FindOptions>, paged),
+          async (generated, query) => {
+            await store.reset(projection, [collection]);
+            const all = generated.map(({ id, ...rest }) =>
+              doc(
+                id,
+                1,
+                Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
+              ),
+            );
+            await store.commit(
+              projection,
+              all.map((d) => put(collection, d)),
+              1,
+            );
 
-          const expected = all
-            .filter((d) => matches(d, query.where))
-            .sort(compareBy(query.orderBy ?? []))
-            .slice(0, query.limit);
+            const expected = all
+              .filter(
+                (d) => matches(d, query.where) && isAfter(d, query.orderBy ?? [], query.after),
+              )
+              .sort(compareBy(query.orderBy ?? []))
+              .slice(0, query.limit);
 
-          expect(await store.find(collection, query)).toEqual(expected);
-          expect(await store.count(collection, query.where)).toBe(
-            all.filter((d) => matches(d, query.where)).length,
-          );
-        }),
+            expect(await store.find(collection, query)).toEqual(expected);
+            expect(await store.count(collection, query.where)).toBe(
+              all.filter((d) => matches(d, query.where)).length,
+            );
+          },
+        ),
         { numRuns: 100, seed: fcSeed },
       );
     });

@@ -14,7 +14,7 @@ import type {
   Filter,
   WriteError,
 } from 'mongodb';
-import { caseVariants } from './query-semantics';
+import { caseVariants, checkAfter } from './query-semantics';
 import {
   indexesOf,
   reservedCollectionNames,
@@ -22,6 +22,7 @@ import {
   type Condition,
   type Doc,
   type FindOptions,
+  type IndexValue,
   type ReadStore,
   type Where,
   type Write,
@@ -333,7 +334,10 @@ export class MongoReadStore implements ReadStore {
   }
 
   async find(collection: string, options: FindOptions = {}): Promise<Doc[]> {
-    const filter = this.filter(collection, options.where);
+    checkAfter(options);
+    const where = this.filter(collection, options.where);
+    const after = this.after(collection, options);
+    const filter = after ? { $and: [where, after] } : where;
     const sort: Record<string, 1 | -1> = {};
     for (const { field, direction } of options.orderBy ?? []) {
       sort[this.indexed(collection, field)] = direction === 'asc' ? 1 : -1;
@@ -541,6 +545,31 @@ export class MongoReadStore implements ReadStore {
       }
     }
     return filter;
+  }
+
+  /** The documents after `options.after` in the order (see the SQLite store's `after`). */
+  private after(collection: string, options: FindOptions): Filter<StoredDoc> | undefined {
+    const { after } = options;
+    if (!after) return undefined;
+    const keys = (options.orderBy ?? []).map(({ field, direction }, i) => ({
+      key: this.indexed(collection, field),
+      direction,
+      value: after.values[i] ?? null,
+    }));
+    keys.push({ key: '_id', direction: 'asc', value: after.id });
+    const beyond = (key: string, direction: 'asc' | 'desc', value: IndexValue) => {
+      if (value === null) return direction === 'asc' ? { [key]: { $ne: null } } : undefined;
+      return direction === 'asc'
+        ? { [key]: { $gt: value } }
+        : { $or: [{ [key]: { $lt: value } }, { [key]: null }] };
+    };
+    const alternatives = keys.flatMap((key, k) => {
+      const next = beyond(key.key, key.direction, key.value);
+      if (!next) return [];
+      const equal = keys.slice(0, k).map((prior) => ({ [prior.key]: prior.value }));
+      return [equal.length === 0 ? next : { $and: [...equal, next] }];
+    });
+    return { $or: alternatives };
   }
 
   private spec(collection: string): CollectionSpec {

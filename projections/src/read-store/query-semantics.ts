@@ -1,4 +1,4 @@
-import type { Condition, Doc, FindOptions, IndexValue, Where } from './read-store';
+import type { Condition, Doc, FindAfter, FindOptions, IndexValue, Where } from './read-store';
 
 /*
  * The meaning of queries, evaluated in memory. Adapters must agree with it (the contract suite
@@ -182,3 +182,29 @@ export const compareBy =
     }
     return compareText(a._id, b._id);
   };
+
+/** The place of `doc` in the order `orderBy` (what `FindOptions.after` takes to page after it). */
+export const placeOf = (doc: Doc, orderBy: NonNullable<FindOptions['orderBy']>): FindAfter => ({
+  values: orderBy.map(({ field }) => (doc[field] ?? null) as IndexValue),
+  id: doc._id,
+});
+
+/** The meaning of `after`: whether `doc` comes strictly after that place in the order. */
+export const isAfter = (
+  doc: Doc,
+  orderBy: NonNullable<FindOptions['orderBy']>,
+  after: FindAfter | undefined,
+): boolean => {
+  if (!after) return true;
+  const place: Record<string, unknown> = { _id: after.id, _position: 0 };
+  orderBy.forEach(({ field }, i) => (place[field] = after.values[i] ?? null));
+  return compareBy(orderBy)(doc, place as Doc) > 0;
+};
+
+/** Checks that `after` names one value per `orderBy` field. */
+export const checkAfter = (options: FindOptions): void => {
+  const { after, orderBy = [] } = options;
+  if (after && after.values.length !== orderBy.length) {
+    throw new Error(`after has ${after.values.length} values for ${orderBy.length} orderBy fields`);
+  }
+};

@@ -60,10 +60,26 @@ export type Condition =
   IndexValue | { readonly contains: string } | { readonly in: readonly IndexValue[] };
 export type Where = Readonly<Record<string, Condition>>;
 
+/**
+ * A place in a find's order (keyset paging): the values of the `orderBy` fields, one each in
+ * their order (null for a missing field), and the `_id` that breaks ties.
+ */
+export interface FindAfter {
+  readonly values: readonly IndexValue[];
+  readonly id: string;
+}
+
 export interface FindOptions {
   readonly where?: Where;
   /** Ordered by these indexed fields, then by `_id` ascending. */
   readonly orderBy?: readonly { readonly field: string; readonly direction: 'asc' | 'desc' }[];
+  /**
+   * Only the documents strictly after this place in the order (whether or not a document is
+   * there): the next page after the last document of the previous one, which neither repeats nor
+   * skips a document that stayed put, whatever was written meanwhile. `values` has one value per
+   * `orderBy` field.
+   */
+  readonly after?: FindAfter;
   readonly limit?: number;
 }
 

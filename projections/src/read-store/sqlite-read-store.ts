@@ -11,7 +11,7 @@ import {
   type Where,
   type Write,
 } from './read-store';
-import { fold } from './query-semantics';
+import { checkAfter, fold } from './query-semantics';
 
 export interface SqliteReadStoreOptions {
   /** Database file (created when missing), or `:memory:`. */
@@ -194,7 +194,13 @@ export class SqliteReadStore implements ReadStore {
 
   find(collection: string, options: FindOptions = {}): Promise<Doc[]> {
     return attempt(() => {
-      const { clause, params } = this.where(collection, options.where);
+      checkAfter(options);
+      const where = this.where(collection, options.where);
+      const after = this.after(collection, options);
+      const clause = after
+        ? `${where.clause ? `${where.clause} AND` : ' WHERE'} ${after.clause}`
+        : where.clause;
+      const params = after ? [...where.params, ...after.params] : where.params;
       const order = (options.orderBy ?? [])
         .map(
           ({ field, direction }) =>
@@ -362,6 +368,42 @@ export class SqliteReadStore implements ReadStore {
       }
     }
     return { clause: parts.length > 0 ? ` WHERE ${parts.join(' AND ')}` : '', params };
+  }
+
+  /**
+   * The documents after `options.after` in the order: after it on the first field, or equal on
+   * it and after on the next, and so on to `id`. Nulls are lowest (first ascending, last
+   * descending). The first field's bound comes first, so an index on it narrows the scan.
+   */
+  private after(
+    collection: string,
+    options: FindOptions,
+  ): { clause: string; params: unknown[] } | undefined {
+    const { after } = options;
+    if (!after) return undefined;
+    const keys = (options.orderBy ?? []).map(({ field, direction }, i) => ({
+      col: this.indexed(collection, field),
+      direction,
+      value: after.values[i] ?? null,
+    }));
+    keys.push({ col: 'id', direction: 'asc', value: after.id });
+    const params: unknown[] = [];
+    const equal = (col: string, value: IndexValue): string => {
+      if (value === null) return `${col} IS NULL`;
+      params.push(toParam(value));
+      return `${col} = ?`;
+    };
+    const beyond = (col: string, direction: 'asc' | 'desc', value: IndexValue): string => {
+      if (value === null) return direction === 'asc' ? `${col} IS NOT NULL` : '0';
+      params.push(toParam(value));
+      return direction === 'asc' ? `${col} > ?` : `(${col} < ? OR ${col} IS NULL)`;
+    };
+    const alternatives = keys.map((key, k) =>
+      [...keys.slice(0, k).map((prior) => equal(prior.col, prior.value))]
+        .concat(beyond(key.col, key.direction, key.value))
+        .join(' AND '),
+    );
+    return { clause: `(${alternatives.map((a) => `(${a})`).join(' OR ')})`, params };
   }
 
   private spec(collection: string): CollectionSpec {

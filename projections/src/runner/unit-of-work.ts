@@ -1,6 +1,6 @@
 import type { CollectionSpec, Doc, FindOptions, ReadStore, Write } from '../read-store/read-store';
 import type { FieldsOf, UnitOfWork } from './projection';
-import { compareBy, matches } from '../read-store/query-semantics';
+import { compareBy, isAfter, matches } from '../read-store/query-semantics';
 import type { WrittenIds } from './written-ids';
 
 const DONE: Promise<void> = Promise.resolve();
@@ -69,7 +69,10 @@ export class BatchUnitOfWork implements UnitOfWork {
     const limit = options.limit === undefined ? undefined : options.limit + dirty.size;
     const stored = await this.store.find(collection, { ...options, limit });
     const merged = stored.filter((doc) => !dirty.has(doc._id));
-    for (const doc of dirty.values()) if (matches(doc, options.where)) merged.push(doc);
+    for (const doc of dirty.values()) {
+      if (matches(doc, options.where) && isAfter(doc, options.orderBy ?? [], options.after))
+        merged.push(doc);
+    }
     merged.sort(compareBy(options.orderBy ?? []));
     return (options.limit === undefined ? merged : merged.slice(0, options.limit)) as D[];
   }
