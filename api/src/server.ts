@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  AccountClosures,
   AuctionActorRegistry,
   ClosingScheduler,
   type Clock,
@@ -19,6 +20,7 @@ import type { AppDeps, ClusterHealth } from './app-deps';
 import { createApp } from './app';
 import { type Config, publicOrigin } from './config';
 import { Readiness } from './http/readiness';
+import { finishDeletions } from './http/users/delete-account';
 import { RealtimeGateway } from './realtime/gateway';
 import { RealtimeLink } from './realtime/realtime-link';
 import { openStores } from './stores';
@@ -70,16 +72,22 @@ export const startServer = async (
   const clock = options.clock ?? systemClock;
   const log = options.log ?? defaultLog;
   const stores = await openStores(config, clock);
-  const local = new AuctionActorRegistry({ store: stores.events, clock });
+  const closures = new AccountClosures({
+    store: stores.events,
+    clock,
+    onError: (error) => log('Undoing a deleted account’s late bid or auction failed', error),
+  });
+  const local = new AuctionActorRegistry({ store: stores.events, clock, refuse: closures.refuse });
   let cluster: KafkaCluster | undefined;
   try {
+    await closures.load();
     cluster = await startCluster(config, local, log);
   } catch (error) {
     await local.close();
     await stores.close();
     throw error;
   }
-  const engine = new Engine({ store: stores.events, clock, router: cluster ?? local });
+  const engine = new Engine({ store: stores.events, clock, router: cluster ?? local, closures });
   await engine.seedFixedCategories(new Date(clock.now()).toISOString());
   await notificationCursors(stores.read).init();
   // Before listening, so that a request never meets a missing collection (the runner's `start`
@@ -182,12 +190,19 @@ export const startServer = async (
     });
   };
   startScheduler();
+  closures.start(engine);
+  // Deletions cut short by a crash or a failure, whose user cannot bid or sell any more, are
+  // finished once the read models say what those users still have on live auctions.
+  void readiness.whenReady
+    .then(() => (closing ? undefined : finishDeletions(deps, closures.unfinished())))
+    .catch((error: unknown) => log('Finishing interrupted account deletions failed', error));
 
   const close = () =>
     (closing ??= (async () => {
       readiness.stop();
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      await closures.stop();
       await engine.close();
       await gateway.close();
       await stopped;

@@ -2,9 +2,12 @@ import {
   type AuctionCommand,
   type CommandMetadata,
   DomainError,
+  SYSTEM_ACTOR,
   type UserEvent,
   rejection,
+  userStream,
 } from '@auction/contracts';
+import { AccountClosures } from './account/account-closures';
 import { recordAccountEvent } from './account/account-events';
 import { AuctionActorRegistry, type RegistryOptions } from './auction/actor-registry';
 import {
@@ -26,6 +29,12 @@ export interface EngineOptions extends RegistryOptions {
    * options; in a cluster, the router that carries each to its auction's owner.
    */
   readonly router?: CommandRouter;
+  /**
+   * The accounts whose deletion has begun, whose commands that add are refused. Give the same
+   * object to the `router`'s registry (`refuse`) so its actors check it when they decide; by
+   * default a set of this process's own closures, which the default registry checks.
+   */
+  readonly closures?: AccountClosures;
 }
 
 /**
@@ -37,16 +46,55 @@ export class Engine implements CommandRouter {
   private readonly auctions: CommandRouter;
   private readonly writing = new Set<Promise<unknown>>();
   private readonly accountWrites = new Map<string, Promise<number>>();
+  /** Each user's commands sent and not yet answered, so a closure can wait for them. */
+  private readonly sending = new Map<string, Set<Promise<CommandOutcome>>>();
+  private readonly closures: AccountClosures;
   private closed = false;
 
   constructor(options: EngineOptions) {
     this.store = options.store;
-    this.auctions = options.router ?? new AuctionActorRegistry(options);
+    this.closures = options.closures ?? new AccountClosures({ store: options.store });
+    this.auctions =
+      options.router ??
+      new AuctionActorRegistry({ ...options, refuse: options.refuse ?? this.closures.refuse });
   }
 
   /** Auction and bid commands, ordered by one actor per auction (on its owner's node). */
   send(command: AuctionCommand): Promise<CommandOutcome> {
-    return this.auctions.send(command);
+    const refused = this.closures.refuse(command);
+    if (refused)
+      return Promise.resolve({ ok: false, auctionId: command.data.auctionId, rejection: refused });
+    const outcome = this.auctions.send(command);
+    const userId = command.metadata.actorId;
+    if (userId !== SYSTEM_ACTOR) this.track(userId, outcome);
+    return outcome;
+  }
+
+  /**
+   * Begins an account's deletion: from now on its commands that add a bid or an auction are
+   * refused (here at once, on other nodes once they read the event), the ones already sent through
+   * this process are answered, and `AccountDeletionRequested` is in the log (once per account).
+   * After this, what the user has on live auctions is what the read models will show at the log's
+   * head, and all of it can be settled; a bid another node decides before it hears is undone by
+   * `AccountClosures`.
+   */
+  async closeAccount(userId: string, metadata: CommandMetadata): Promise<void> {
+    const wasClosed = this.closures.isClosed(userId);
+    this.closures.close(userId);
+    try {
+      await Promise.allSettled([...(this.sending.get(userId) ?? [])]);
+      const recorded = (await this.store.readStream(userStream(userId))).some(
+        (event) => event.type === 'AccountDeletionRequested',
+      );
+      if (!recorded)
+        await this.recordAccountEvent(
+          { type: 'AccountDeletionRequested', data: { userId, at: metadata.at } },
+          metadata,
+        );
+    } catch (error) {
+      if (!wasClosed) this.closures.reopen(userId);
+      throw error;
+    }
   }
 
   owns(auctionId: string): boolean {
@@ -97,6 +145,17 @@ export class Engine implements CommandRouter {
     this.closed = true;
     await Promise.allSettled(this.writing);
     await this.auctions.close();
+  }
+
+  private track(userId: string, outcome: Promise<CommandOutcome>): void {
+    let mine = this.sending.get(userId);
+    if (!mine) this.sending.set(userId, (mine = new Set()));
+    mine.add(outcome);
+    const done = () => {
+      mine.delete(outcome);
+      if (mine.size === 0 && this.sending.get(userId) === mine) this.sending.delete(userId);
+    };
+    outcome.then(done, done);
   }
 
   private write<T>(work: () => Promise<T>): Promise<T> {

@@ -11,6 +11,7 @@ export { partitionOf } from './cluster/partitioner';
 export { type Clock, systemClock } from './clock';
 export { canonicalJson, eventHash, verifyChain, type ChainVerdict } from './chain/hash-chain';
 export { Engine, type EngineOptions, type EventLog } from './engine';
+export { AccountClosures, type AccountClosuresOptions } from './account/account-closures';
 export type { CreateCategoryCommand, CreateCategoryOutcome } from './category/categories';
 export { ClosingScheduler, type ClosingSchedulerOptions } from './scheduler/closing-scheduler';
 export type {

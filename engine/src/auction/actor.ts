@@ -66,6 +66,11 @@ export interface ActorOptions {
   readonly maxBatch?: number;
   /** How often a command is re-decided after another writer moved the stream. */
   readonly maxConflictRetries?: number;
+  /**
+   * A refusal that comes before the rules, checked each time a command is decided (the commands of
+   * an account being deleted: `account/account-closures.ts`).
+   */
+  readonly refuse?: (command: AuctionCommand) => Rejection | undefined;
 }
 
 /**
@@ -194,6 +199,7 @@ export class AuctionActor {
   private idleWaiters: (() => void)[] = [];
   private readonly maxBatch: number;
   private readonly maxConflictRetries: number;
+  private readonly refuse: ActorOptions['refuse'];
 
   private constructor(
     private readonly store: EventStore,
@@ -208,6 +214,7 @@ export class AuctionActor {
     this.commands.learn(learned);
     this.maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
     this.maxConflictRetries = options.maxConflictRetries ?? 10;
+    this.refuse = options.refuse;
   }
 
   /**
@@ -325,7 +332,10 @@ export class AuctionActor {
 
   private decideInto(pending: Pending): void {
     const before = this.speculative;
-    const decision = decide(pending.command, before.state);
+    const refused = this.refuse?.(pending.command);
+    const decision = refused
+      ? { ok: false as const, rejection: refused }
+      : decide(pending.command, before.state);
     if (!decision.ok) {
       pending.rejection = decision.rejection;
       pending.sealed = [];

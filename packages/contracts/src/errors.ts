@@ -62,6 +62,10 @@ export const errorCatalog = {
   CATEGORY_NOT_FOUND: { status: 400, message: 'Category not found' },
   CATEGORY_EXISTS: { status: 409, message: 'Category already exists' },
 
+  ACCOUNT_DELETED: {
+    status: 403,
+    message: 'This account is being deleted; it can no longer bid or sell',
+  },
   EMAIL_TAKEN: { status: 409, message: 'An account with this email already exists' },
   INVALID_CREDENTIALS: { status: 401, message: 'Invalid email or password' },
   GOOGLE_NOT_CONFIGURED: {

@@ -102,7 +102,12 @@ export {
   AuditReadModelCheck,
   AuditVerification,
 } from './http/audit';
-export { AccountRegistered, AccountDeleted, UserEvent } from './events/user-events';
+export {
+  AccountRegistered,
+  AccountDeletionRequested,
+  AccountDeleted,
+  UserEvent,
+} from './events/user-events';
 export {
   WatchAuction,
   UnwatchAuction,

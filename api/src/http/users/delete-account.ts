@@ -33,7 +33,7 @@ export interface AccountDeletion {
   readonly retractedBids: number;
 }
 
-/** The lists of what to settle come from the catalog, so it must have seen every event first. */
+/** Waits until the catalog has applied the whole log as it is now. */
 const catalogCaughtUp = async (deps: AppDeps): Promise<void> => {
   const head = await deps.events.headPosition();
   if (head === undefined) return;
@@ -85,9 +85,13 @@ const alreadyRecorded = async (deps: AppDeps, userId: string): Promise<boolean> 
   );
 
 /**
- * Design §4: cancels the user's Live auctions, retracts their bids on Live auctions, records
- * `AccountDeleted`, then erases the account and its image. The user's sessions and sockets end
- * first. Each step skips what is already done, so a retry (after logging in again) finishes the job.
+ * Design §4: ends the user's sessions and sockets, closes the account (`Engine.closeAccount`: no
+ * command of theirs that adds a bid or an auction is decided any more, the ones already sent are
+ * answered, and `AccountDeletionRequested` is in the log), then cancels their Live auctions and
+ * retracts their bids on Live auctions as the read models show them at the log's head, records
+ * `AccountDeleted`, and erases the account and its image. Whatever the user had in flight is
+ * therefore either refused or settled before the answer. Each step skips what is already done, so
+ * a retry finishes the job, and so does the next start (`finishDeletions`).
  */
 export const deleteAccount = async (
   deps: AppDeps,
@@ -99,10 +103,12 @@ export const deleteAccount = async (
     commandId: randomUUID(),
     at: new Date(deps.clock.now()).toISOString(),
   });
-  await catalogCaughtUp(deps);
-  // First end every session and socket, so no other tab can add a bid while this settles.
+  // First end every session and socket, so no other tab starts a request while this settles.
   await deps.sessions.destroyUser(account.id);
   deps.realtime.disconnectUser(account.id);
+  await deps.engine.closeAccount(account.id, metadata());
+  // The lists of what to settle come from the catalog, so it must have seen every event first.
+  await catalogCaughtUp(deps);
 
   const cancelled = await settle(
     deps,
@@ -137,4 +143,28 @@ export const deleteAccount = async (
   await deps.images.remove(account.imageUrl);
   await deps.accounts.erase(account.id);
   return result;
+};
+
+/**
+ * Finishes the deletions the log shows begun and not done (a crash or a store failure cut them
+ * short): their users can no longer bid or sell, and what they still have on live auctions is
+ * settled and their data erased, as `deleteAccount` would have.
+ */
+export const finishDeletions = async (deps: AppDeps, userIds: readonly string[]): Promise<void> => {
+  for (const userId of userIds) {
+    try {
+      const account = await deps.accounts.byId(userId);
+      if (!account) continue;
+      const at = new Date(deps.clock.now()).toISOString();
+      await deleteAccount(deps, account, {
+        commandId: randomUUID(),
+        actorId: userId,
+        correlationId: randomUUID(),
+        at,
+      });
+      deps.log(`Finished the interrupted deletion of account ${userId}`);
+    } catch (error) {
+      deps.log(`Finishing the deletion of account ${userId} failed`, error);
+    }
+  }
 };
