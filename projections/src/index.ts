@@ -9,6 +9,7 @@ export type {
   Doc,
   CollectionSpec,
   FindOptions,
+  FindAfter,
   Where,
   Condition,
   IndexValue,
@@ -32,6 +33,17 @@ export {
   deletedUser,
   accountsCollection,
 } from './users/user-directory';
+export {
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  MAX_CURSOR_LENGTH,
+  decodeCursor,
+  encodeCursor,
+  pagedLists,
+  type Page,
+  type PageRequest,
+  type PagedList,
+} from './paging';
 export * from './catalog/index';
 export * from './activity/index';
 export * from './winnings/index';

@@ -30,6 +30,7 @@ import { GoogleLoginBody } from './auth/google';
 import { LoginBody, SignupBody } from './auth/schemas';
 import { BidParams, EditBidBody, PlaceBidBody } from './bids/schemas';
 import { MAX_IMAGE_BYTES } from './uploads';
+import { NextCursor, pageFields } from './paging';
 import { SESSION_COOKIE } from './session';
 import { HistoryQuery } from './users/routes';
 
@@ -133,10 +134,11 @@ export const operations: readonly Operation[] = [
   {
     method: 'get',
     path: '/auction/getAuctions',
-    summary: "The signed-in user's auctions",
+    summary: "The signed-in user's auctions, newest first, a page at a time",
     auth: 'user',
+    query: z.object(pageFields('sellerAuctions')),
     ok: 200,
-    payload: { auctions: z.array(AuctionView) },
+    payload: { auctions: z.array(AuctionView), nextCursor: NextCursor },
   },
   {
     method: 'delete',
@@ -149,11 +151,11 @@ export const operations: readonly Operation[] = [
   {
     method: 'get',
     path: '/auction/fetchAllAuctions',
-    summary: 'Live auctions, by title and category',
+    summary: 'Live auctions, by title and category, newest first, a page at a time',
     auth: 'none',
-    query: AuctionFilters,
+    query: AuctionFilters.extend(pageFields('auctions')),
     ok: 200,
-    payload: { auctions: z.array(AuctionView) },
+    payload: { auctions: z.array(AuctionView), nextCursor: NextCursor },
   },
   {
     method: 'get',
@@ -195,18 +197,20 @@ export const operations: readonly Operation[] = [
   {
     method: 'get',
     path: '/auction/getAllCategories',
-    summary: 'Every category',
+    summary: 'Categories by name, a page at a time',
     auth: 'none',
+    query: z.object(pageFields('categories')),
     ok: 200,
-    payload: { categories: z.array(CategoryView) },
+    payload: { categories: z.array(CategoryView), nextCursor: NextCursor },
   },
   {
     method: 'get',
     path: '/auction/notifications',
-    summary: "The signed-in user's notifications",
+    summary: "The signed-in user's notifications, newest first, a page at a time",
     auth: 'user',
+    query: z.object(pageFields('notifications')),
     ok: 200,
-    payload: { data: z.array(NotificationView) },
+    payload: { data: z.array(NotificationView), nextCursor: NextCursor },
   },
   {
     method: 'patch',
@@ -237,7 +241,7 @@ export const operations: readonly Operation[] = [
     auth: 'user',
     query: HistoryQuery,
     ok: 200,
-    payload: { history: z.array(HistoryEntry) },
+    payload: { history: z.array(HistoryEntry), nextCursor: NextCursor },
   },
   {
     method: 'get',

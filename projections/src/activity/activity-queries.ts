@@ -1,5 +1,6 @@
 import { centsToDollars } from '@auction/contracts';
 import type { HistoryEntry, ProfileStatistics, RecentActivity } from '@auction/contracts';
+import { type Page, type PageRequest, findPage } from '../paging';
 import type { ReadStore } from '../read-store/read-store';
 import {
   type ActivityAuctionDoc,
@@ -98,17 +99,10 @@ const auctionsOf = async (
   return (await store.getMany(activityAuctions.name, ids)) as Map<string, ActivityAuctionDoc>;
 };
 
-/** The user's history, newest first, each entry joined with its auction as it is now. */
-export const userHistory = async (
+const historyViews = async (
   store: ReadStore,
-  userId: string,
-  { type = 'all', limit = DEFAULT_HISTORY_LIMIT }: HistoryOptions = {},
+  entries: readonly HistoryEntryDoc[],
 ): Promise<HistoryEntry[]> => {
-  const entries = (await store.find(activityHistory.name, {
-    where: type === 'all' ? { userId } : { userId, type },
-    orderBy: newestFirst,
-    limit,
-  })) as HistoryEntryDoc[];
   const auctions = await auctionsOf(store, entries);
   return entries.flatMap((entry): HistoryEntry[] => {
     const auction = auctions.get(entry.auctionId);
@@ -126,6 +120,36 @@ export const userHistory = async (
       },
     ];
   });
+};
+
+/** The user's history, newest first, each entry joined with its auction as it is now. */
+export const userHistory = async (
+  store: ReadStore,
+  userId: string,
+  { type = 'all', limit = DEFAULT_HISTORY_LIMIT }: HistoryOptions = {},
+): Promise<HistoryEntry[]> =>
+  historyViews(
+    store,
+    (await store.find(activityHistory.name, {
+      where: type === 'all' ? { userId } : { userId, type },
+      orderBy: newestFirst,
+      limit,
+    })) as HistoryEntryDoc[],
+  );
+
+/** The user's history a page at a time (`limit` a page, default 20), newest first. */
+export const userHistoryPage = async (
+  store: ReadStore,
+  userId: string,
+  { type = 'all', limit = DEFAULT_HISTORY_LIMIT, after }: HistoryOptions & PageRequest = {},
+): Promise<Page<HistoryEntry>> => {
+  const { docs, nextCursor } = await findPage(
+    'history',
+    (options) => store.find(activityHistory.name, options) as Promise<HistoryEntryDoc[]>,
+    { where: type === 'all' ? { userId } : { userId, type }, orderBy: [...newestFirst] },
+    { limit, ...(after ? { after } : {}) },
+  );
+  return { items: await historyViews(store, docs), nextCursor };
 };
 
 /** "My Profile": the user's counters and their most recent bids. */

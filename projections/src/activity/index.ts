@@ -9,6 +9,7 @@ export {
   RECENT_ACTIVITY_LIMIT,
   historyStatus,
   userHistory,
+  userHistoryPage,
   userProfile,
   type HistoryFilter,
   type HistoryOptions,

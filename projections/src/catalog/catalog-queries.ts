@@ -5,6 +5,7 @@ import {
   type PublicUser,
   centsToDollars,
 } from '@auction/contracts';
+import { type Page, type PageRequest, findPage } from '../paging';
 import type { Condition, FindOptions, ReadStore } from '../read-store/read-store';
 import type { UserDirectory } from '../users/user-directory';
 import { deletedUser } from '../users/user-directory';
@@ -26,7 +27,9 @@ export interface LiveAuctionFilters {
 }
 
 const FEATURED_COUNT = 3;
-const newestFirst: FindOptions['orderBy'] = [{ field: 'createdAt', direction: 'desc' }];
+const newestFirst: NonNullable<FindOptions['orderBy']> = [
+  { field: 'createdAt', direction: 'desc' },
+];
 
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -140,6 +143,46 @@ export const liveAuctions = (
   return findAuctions(store, users, { where, orderBy: newestFirst });
 };
 
+const auctionsPage = async (
+  store: ReadStore,
+  users: UserDirectory,
+  list: 'auctions' | 'sellerAuctions',
+  where: Record<string, Condition>,
+  page: PageRequest,
+): Promise<Page<AuctionView>> => {
+  const { docs, nextCursor } = await findPage(
+    list,
+    (options) => store.find(catalogAuctions.name, options) as Promise<CatalogAuctionDoc[]>,
+    { where, orderBy: newestFirst },
+    page,
+  );
+  return { items: await toAuctionViews(store, users, docs, LIST_BIDS), nextCursor };
+};
+
+/**
+ * One page of the Live auctions, newest first (then by id), filtered by title substring and
+ * exact category name in the store, over the whole set.
+ */
+export const liveAuctionsPage = (
+  store: ReadStore,
+  users: UserDirectory,
+  filters: LiveAuctionFilters = {},
+  page: PageRequest = {},
+): Promise<Page<AuctionView>> => {
+  const where: Record<string, Condition> = { status: 'Live' };
+  if (filters.search) where.title = { contains: filters.search };
+  if (filters.category) where.categoryName = filters.category;
+  return auctionsPage(store, users, 'auctions', where, page);
+};
+
+/** One page of one seller's auctions, whatever their status, newest first. */
+export const sellerAuctionsPage = (
+  store: ReadStore,
+  users: UserDirectory,
+  sellerId: string,
+  page: PageRequest = {},
+): Promise<Page<AuctionView>> => auctionsPage(store, users, 'sellerAuctions', { sellerId }, page);
+
 /** The most recently created Live auctions. */
 export const featuredAuctions = (store: ReadStore, users: UserDirectory): Promise<AuctionView[]> =>
   findAuctions(store, users, {
@@ -155,6 +198,36 @@ export const sellerAuctions = (
   sellerId: string,
 ): Promise<AuctionView[]> =>
   findAuctions(store, users, { where: { sellerId }, orderBy: newestFirst });
+
+const categoryView = (c: CatalogCategoryDoc): CategoryView => ({
+  _id: c._id,
+  name: c.name,
+  description: c.description,
+});
+
+/** One category, or undefined if unknown. */
+export const categoryById = async (
+  store: ReadStore,
+  categoryId: string,
+): Promise<CategoryView | undefined> => {
+  const category = (await store.get(catalogCategories.name, categoryId)) as
+    CatalogCategoryDoc | undefined;
+  return category && categoryView(category);
+};
+
+/** Categories a page at a time, by name (default 50 a page). */
+export const categoriesPage = async (
+  store: ReadStore,
+  { limit = 50, after }: PageRequest = {},
+): Promise<Page<CategoryView>> => {
+  const { docs, nextCursor } = await findPage(
+    'categories',
+    (options) => store.find(catalogCategories.name, options) as Promise<CatalogCategoryDoc[]>,
+    { orderBy: [{ field: 'name', direction: 'asc' }] },
+    { limit, ...(after ? { after } : {}) },
+  );
+  return { items: docs.map(categoryView), nextCursor };
+};
 
 /** Every category, by name. */
 export const listCategories = async (store: ReadStore): Promise<CategoryView[]> => {

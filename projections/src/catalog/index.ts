@@ -14,5 +14,9 @@ export {
   featuredAuctions,
   sellerAuctions,
   listCategories,
+  liveAuctionsPage,
+  sellerAuctionsPage,
+  categoriesPage,
+  categoryById,
   type LiveAuctionFilters,
 } from './catalog-queries';

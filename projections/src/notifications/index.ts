@@ -9,6 +9,7 @@ export {
   notificationCursors,
   notificationCursorsCollection,
   userNotifications,
+  userNotificationsPage,
   type NotificationCursor,
   type NotificationCursors,
 } from './notifications-queries';

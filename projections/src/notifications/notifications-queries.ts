@@ -1,4 +1,5 @@
 import type { NotificationView } from '@auction/contracts';
+import { type Page, type PageRequest, findPage } from '../paging';
 import type { CollectionSpec, Doc, ReadStore } from '../read-store/read-store';
 import { type NotificationDoc, notificationsCollections } from './notifications-projection';
 
@@ -60,6 +61,34 @@ export const notificationCursors = (store: ReadStore): NotificationCursors => {
     markAllRead: (userId) => advance(userId, 'readUpTo'),
     clearAll: (userId) => advance(userId, 'clearedUpTo'),
   };
+};
+
+const toView =
+  (readUpTo: number) =>
+  (doc: NotificationDoc): NotificationView => ({
+    _id: doc._id,
+    message: doc.message,
+    timestamp: doc.timestamp,
+    isRead: doc.position <= readUpTo,
+    auctionId: doc.auctionId,
+  });
+
+/** Notifications a page at a time (default 50): the user's not cleared, newest first. */
+export const userNotificationsPage = async (
+  store: ReadStore,
+  userId: string,
+  { limit = 50, after }: PageRequest = {},
+): Promise<Page<NotificationView>> => {
+  const { readUpTo, clearedUpTo } = await cursorOf(store, userId);
+  const { docs, nextCursor } = await findPage(
+    'notifications',
+    (options) => store.find(ITEMS, options) as Promise<NotificationDoc[]>,
+    { where: { userId }, orderBy: [{ field: 'position', direction: 'desc' }] },
+    { limit, ...(after ? { after } : {}) },
+    // Newest first: the first cleared one is followed by cleared ones only.
+    (doc) => doc.position > clearedUpTo,
+  );
+  return { items: docs.map(toView(readUpTo)), nextCursor };
 };
 
 /** The user's notifications not cleared, newest first, at most `limit`. */

@@ -346,7 +346,12 @@ describe('GET /fetchAllAuctions', () => {
     const all = await ids('');
     expect(all.indexOf(lamp._id)).toBeLessThan(all.indexOf(car._id));
     const none = await guest.get(`${A}/fetchAllAuctions?search=nothing-like-this-${token}`);
-    expect(none.body).toEqual({ success: true, message: 'Auctions Fetched', auctions: [] });
+    expect(none.body).toEqual({
+      success: true,
+      message: 'Auctions Fetched',
+      auctions: [],
+      nextCursor: null,
+    });
   });
 
   it('refuses filters of the wrong type', async () => {

@@ -64,7 +64,12 @@ describe('notifications', () => {
 
   it('starts empty', async () => {
     const res = await seller.client.get(`${A}/notifications`);
-    expect(res.body).toEqual({ success: true, message: 'Notifications Fetched', data: [] });
+    expect(res.body).toEqual({
+      success: true,
+      message: 'Notifications Fetched',
+      data: [],
+      nextCursor: null,
+    });
   });
 
   it('tells the seller of a new bid, unread, and only the seller', async () => {

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { type AuctionCommand, type AuctionView, DomainError, rejection } from '@auction/contracts';
 import {
   auctionDetail,
+  categoriesPage,
+  categoryById,
   featuredAuctions,
-  listCategories,
-  liveAuctions,
+  liveAuctionsPage,
   notificationCursors,
-  sellerAuctions,
-  userNotifications,
+  sellerAuctionsPage,
+  userNotificationsPage,
 } from '@auction/projections';
 import { type Request, type RequestHandler, Router } from 'express';
 import type { AppDeps } from '../../app-deps';
@@ -16,6 +17,7 @@ import { commandMetadata, currentUser, newId } from '../request-context';
 import { catalogReaches, sendCommand } from '../commands';
 import { respond } from '../respond';
 import { imageUpload } from '../uploads';
+import { PageQuery } from '../paging';
 import { parseInput } from '../validate';
 import {
   AuctionFilters,
@@ -84,8 +86,14 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
 
   router.get('/getAuctions', async (req, res) => {
     const user = currentUser(req);
-    const auctions = await sellerAuctions(deps.read, deps.accounts, user.id);
-    respond(res, 200, 'Auctions Fetched', { auctions });
+    const page = parseInput(PageQuery('sellerAuctions'), req.query);
+    const { items: auctions, nextCursor } = await sellerAuctionsPage(
+      deps.read,
+      deps.accounts,
+      user.id,
+      page,
+    );
+    respond(res, 200, 'Auctions Fetched', { auctions, nextCursor });
   });
 
   router.delete('/deleteAuction/:id', async (req, res) => {
@@ -101,8 +109,14 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
 
   router.get('/fetchAllAuctions', async (req, res) => {
     const filters = parseInput(AuctionFilters, req.query);
-    const auctions = await liveAuctions(deps.read, deps.accounts, filters);
-    respond(res, 200, 'Auctions Fetched', { auctions });
+    const page = parseInput(PageQuery('auctions'), req.query);
+    const { items: auctions, nextCursor } = await liveAuctionsPage(
+      deps.read,
+      deps.accounts,
+      filters,
+      page,
+    );
+    respond(res, 200, 'Auctions Fetched', { auctions, nextCursor });
   });
 
   router.get('/fetchSpecificAuction', async (req, res) => {
@@ -163,19 +177,21 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
     });
     if (!outcome.ok) throw new DomainError(outcome.rejection);
     await catalogReaches(deps, outcome.position);
-    const category = (await listCategories(deps.read)).find((c) => c._id === categoryId);
+    const category = await categoryById(deps.read, categoryId);
     respond(res, 201, 'Category Created', { category: category ?? null });
   });
 
-  router.get('/getAllCategories', async (_req, res) => {
-    const categories = await listCategories(deps.read);
-    respond(res, 200, 'Categories Fetched', { categories });
+  router.get('/getAllCategories', async (req, res) => {
+    const page = parseInput(PageQuery('categories'), req.query);
+    const { items: categories, nextCursor } = await categoriesPage(deps.read, page);
+    respond(res, 200, 'Categories Fetched', { categories, nextCursor });
   });
 
   router.get('/notifications', async (req, res) => {
     const user = currentUser(req);
-    const data = await userNotifications(deps.read, user.id);
-    respond(res, 200, 'Notifications Fetched', { data });
+    const page = parseInput(PageQuery('notifications'), req.query);
+    const { items: data, nextCursor } = await userNotificationsPage(deps.read, user.id, page);
+    respond(res, 200, 'Notifications Fetched', { data, nextCursor });
   });
 
   router.patch('/notifications/mark-read', async (req, res) => {

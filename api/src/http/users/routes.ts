@@ -1,7 +1,7 @@
 import {
   DEFAULT_HISTORY_LIMIT,
   sellerAuctions,
-  userHistory,
+  userHistoryPage,
   userProfile,
   userWinnings,
 } from '@auction/projections';
@@ -14,6 +14,7 @@ import type { AppPassport } from '../auth/passport';
 import { commandMetadata, currentUser } from '../request-context';
 import { respond } from '../respond';
 import { SESSION_COOKIE } from '../session';
+import { pageCursor, pageLimit } from '../paging';
 import { parseInput } from '../validate';
 import { deleteAccount } from './delete-account';
 
@@ -23,14 +24,8 @@ export const HistoryQuery = z.object({
       error: 'type must be one of all, created, won, bid',
     })
     .default('all'),
-  limit: z
-    .custom<string>(
-      (value) =>
-        typeof value === 'string' && /^\d{1,3}$/.test(value) && +value >= 1 && +value <= 100,
-      'limit must be a whole number from 1 to 100',
-    )
-    .transform(Number)
-    .default(DEFAULT_HISTORY_LIMIT),
+  limit: pageLimit.default(DEFAULT_HISTORY_LIMIT),
+  cursor: pageCursor('history'),
 });
 
 /** Read-your-writes for the dashboard: the read models catch up with the log first, briefly. */
@@ -72,8 +67,13 @@ export const userRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
     const account = currentUser(req);
     const query = parseInput(HistoryQuery, req.query);
     await caughtUp(deps, ['activity']);
-    const history = await userHistory(deps.read, account.id, query);
-    respond(res, 200, 'History fetched', { history });
+    const { type, limit, cursor } = query;
+    const { items: history, nextCursor } = await userHistoryPage(deps.read, account.id, {
+      type,
+      limit,
+      ...(cursor ? { after: cursor } : {}),
+    });
+    respond(res, 200, 'History fetched', { history, nextCursor });
   });
 
   router.get('/winnings', async (req, res) => {
