@@ -113,7 +113,7 @@ const historyViews = async (
         type: entry.type,
         auctionId: entry.auctionId,
         title: auction.title,
-        image: auction.image === null ? null : { url: auction.image },
+        image: auction.image,
         amount: centsToDollars(entry.amount),
         status: historyStatus(entry, auction),
         date: entry.date,

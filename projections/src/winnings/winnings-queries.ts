@@ -22,8 +22,10 @@ const toWinningItem = (item: WonItemDoc, seller: PublicUser): WinningItem => ({
   finalPrice: centsToDollars(item.finalPrice),
   originalPrice: centsToDollars(item.originalPrice),
   wonDate: item.wonDate,
-  category: item.categoryName === null ? null : { _id: item.categoryId, name: item.categoryName },
-  seller,
+  category: item.categoryName,
+  categoryId: item.categoryId,
+  seller: `${seller.firstName} ${seller.lastName}`,
+  sellerId: item.sellerId,
 });
 
 const statisticsOf = (items: readonly WonItemDoc[]): WinningsStatistics => {

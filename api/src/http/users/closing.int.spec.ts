@@ -1,7 +1,7 @@
 import type { AuctionView } from '@auction/contracts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type TestUser, signUpAndLogIn, fetchAuction } from '../../testing/fixtures';
-import { type TestServer, startTestServer } from '../../testing/test-server';
+import { PNG_1X1, type TestServer, startTestServer } from '../../testing/test-server';
 
 let server: TestServer;
 let seller: TestUser;
@@ -10,6 +10,7 @@ let loser: TestUser;
 let auctionId: string;
 let winningBidId: string;
 let losingBidId: string;
+let imageUrl: string;
 
 const detail = (): Promise<AuctionView> => fetchAuction(server, auctionId);
 
@@ -28,17 +29,20 @@ beforeAll(async () => {
     signUpAndLogIn(server),
     signUpAndLogIn(server),
   ]);
-  const created = await seller.client.post('/api/v1/auction/createAuction', {
-    json: {
-      title: 'Mantel clock',
-      description: 'Walnut case, chimes on the hour',
-      category: 'antiques',
-      startingPrice: 100,
-      auctionDate: new Date(Date.now() + 3000).toISOString(),
-    },
-  });
+  const form = new FormData();
+  for (const [key, value] of Object.entries({
+    title: 'Mantel clock',
+    description: 'Walnut case, chimes on the hour',
+    category: 'antiques',
+    startingPrice: '100',
+    auctionDate: new Date(Date.now() + 3000).toISOString(),
+  }))
+    form.set(key, value);
+  form.set('image', new Blob([PNG_1X1], { type: 'image/png' }), 'clock.png');
+  const created = await seller.client.post('/api/v1/auction/createAuction', { form });
   if (created.status !== 201) throw new Error(JSON.stringify(created.body));
   auctionId = created.body.auction._id;
+  imageUrl = created.body.auction.image.url;
 
   losingBidId = await bid(loser, 150);
   winningBidId = await bid(winner, 175.5);
@@ -70,8 +74,12 @@ it("shows in the winner's winnings with the spec's statistics", async () => {
       description: 'Walnut case, chimes on the hour',
       finalPrice: 175.5,
       originalPrice: 100,
-      category: expect.objectContaining({ name: 'Antiques' }),
-      seller: expect.objectContaining({ _id: seller.id, firstName: 'Sally', lastName: 'Seller' }),
+      image: { url: imageUrl },
+      // The spec's winning item shows the category and the seller as text.
+      category: 'Antiques',
+      categoryId: 'antiques',
+      seller: 'Sally Seller',
+      sellerId: seller.id,
     }),
   ]);
   expect(res.body.statistics).toEqual({
@@ -117,6 +125,15 @@ it('shows in each history with the right statuses', async () => {
   expect(await entries(seller)).toEqual([
     expect.objectContaining({ type: 'created', auctionId, status: 'completed', amount: 100 }),
   ]);
+});
+
+it("gives each history entry its image's URL as a string, which serves the image", async () => {
+  const [entry] = (await seller.client.get('/api/v1/user/history')).body.history;
+  expect(entry.image).toBe(imageUrl);
+  expect(typeof imageUrl).toBe('string');
+  const image = await server.client().get(entry.image);
+  expect(image.status).toBe(200);
+  expect(image.headers.get('content-type')).toBe('image/png');
 });
 
 it('counts the sale in every profile', async () => {

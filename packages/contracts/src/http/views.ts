@@ -82,7 +82,8 @@ export const HistoryEntry = z.object({
   type: HistoryType,
   auctionId: z.string(),
   title: z.string(),
-  image: ImageView,
+  /** The image's URL, used as an image source by clients (null: none). */
+  image: z.string().nullable(),
   amount: z.number(),
   status: HistoryStatus,
   date: z.string(),
@@ -97,8 +98,12 @@ export const WinningItem = z.object({
   finalPrice: z.number(),
   originalPrice: z.number(),
   wonDate: z.string(),
-  category: z.object({ _id: z.string(), name: z.string() }).nullable(),
-  seller: PublicUser.nullable(),
+  /** The category's name, as the spec shows it (null: unknown). */
+  category: z.string().nullable(),
+  categoryId: z.string(),
+  /** The seller's full name ("Deleted user" once erased), as the spec shows it. */
+  seller: z.string().nullable(),
+  sellerId: z.string(),
 });
 export type WinningItem = z.infer<typeof WinningItem>;
 

@@ -44,14 +44,12 @@ const WonCard = ({ item }: { item: WinningItem }) => {
           </div>
           <div>
             <dt>Category</dt>
-            <dd>{item.category?.name ?? 'N/A'}</dd>
+            <dd>{item.category ?? 'N/A'}</dd>
           </div>
           {item.seller ? (
             <div>
               <dt>Seller</dt>
-              <dd>
-                {item.seller.firstName} {item.seller.lastName}
-              </dd>
+              <dd>{item.seller}</dd>
             </div>
           ) : null}
         </dl>

@@ -24,7 +24,7 @@ const TYPE_TONES: Record<string, string> = { won: 'green', created: 'brand', bid
 const HistoryItem = ({ entry }: { entry: HistoryEntry }) => (
   <li>
     <Link to={`/auction/${entry.auctionId}`} className="card history-item">
-      <AuctionImage url={entry.image?.url} alt={entry.title} className="history-thumb" />
+      <AuctionImage url={entry.image} alt={entry.title} className="history-thumb" />
       <div className="history-body">
         <h2 className="history-title">{entry.title}</h2>
         <div className="row history-badges">
