@@ -61,6 +61,20 @@ describe('a day on the marketplace, in a real browser', () => {
     if (onScreen) await screenshot(onScreen, task.name);
   });
 
+  test('the Google buttons stay, disabled with a note, on a server without Google sign-in', async () => {
+    const { page } = rival;
+    onScreen = page;
+    for (const [path, label] of [
+      ['/login', 'Sign in with Google'],
+      ['/signup', 'Sign up with Google'],
+    ] as const) {
+      await page.goto(path);
+      const button = page.getByRole('button', { name: label });
+      await expect(page.getByText('Google sign-in is not available on this server.')).toBeVisible();
+      vitestExpect(await button.isDisabled()).toBe(true);
+    }
+  });
+
   test('a seller signs up with a photo and logs in', async () => {
     const { page } = seller;
     onScreen = page;

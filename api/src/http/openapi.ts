@@ -99,8 +99,16 @@ export const operations: readonly Operation[] = [
   },
   {
     method: 'get',
+    path: '/auth/google/status',
+    summary: 'Whether Google sign-in is available on this server',
+    auth: 'none',
+    ok: 200,
+    payload: { enabled: z.boolean() },
+  },
+  {
+    method: 'get',
     path: '/auth/google',
-    summary: 'Start Google sign-in (redirects to the provider)',
+    summary: 'Start Google sign-in (redirects to the provider; 404 when not available)',
     auth: 'none',
     ok: 302,
   },

@@ -69,8 +69,8 @@ export const errorCatalog = {
   EMAIL_TAKEN: { status: 409, message: 'An account with this email already exists' },
   INVALID_CREDENTIALS: { status: 401, message: 'Invalid email or password' },
   GOOGLE_NOT_CONFIGURED: {
-    status: 501,
-    message: 'Google sign-in is not configured on this server',
+    status: 404,
+    message: 'Google sign-in is not available on this server',
   },
   INVALID_ID_TOKEN: { status: 401, message: 'The Google sign-in could not be verified' },
   CSRF_REJECTED: { status: 403, message: 'Cross-site request refused' },

@@ -66,6 +66,15 @@ describe('Google sign-in with a configured OpenID provider', () => {
   const googleLogin = (client: TestClient, credential: unknown) =>
     client.post('/api/v1/auth/google-login', { json: { credential } });
 
+  it('says on its status route that Google sign-in is available', async () => {
+    const res = await server.client().get('/api/v1/auth/google/status');
+    expect(res.body).toEqual({
+      success: true,
+      message: 'Google sign-in is available',
+      enabled: true,
+    });
+  });
+
   it('signs a new user in through the redirect flow and registers the account', async () => {
     const user = googleUser({ givenName: 'Ada', familyName: 'Lovelace' });
     provider.setUser(user);
@@ -250,16 +259,32 @@ describe('Google sign-in without configuration', () => {
   beforeAll(async () => (server = await startTestServer()));
   afterAll(() => server.cleanup());
 
-  it('answers 501 on both endpoints', async () => {
+  it('answers 404 on every endpoint, a forged token and the callback included: never a 5xx', async () => {
     const client = server.client();
-    const start = await client.get('/api/v1/auth/google');
-    const login = await client.post('/api/v1/auth/google-login', { json: { credential: 'x' } });
-    for (const res of [start, login]) {
-      expect(res.status).toBe(501);
+    const answers = [
+      await client.get('/api/v1/auth/google'),
+      await client.get('/api/v1/auth/google/callback?code=forged&state=forged'),
+      await client.post('/api/v1/auth/google-login', { json: { credential: 'x' } }),
+      await client.post('/api/v1/auth/google-login', { json: {} }),
+    ];
+    for (const res of answers) {
+      expect(res.status).toBe(404);
       expect(res.body).toEqual({
         success: false,
-        message: 'Google sign-in is not configured on this server',
+        message: 'Google sign-in is not available on this server',
       });
     }
+  });
+
+  it('says so on its status route, which the web app reads to disable its buttons', async () => {
+    const res = await server.client().get('/api/v1/auth/google/status');
+    expect(res).toMatchObject({
+      status: 200,
+      body: {
+        success: true,
+        message: 'Google sign-in is not available on this server',
+        enabled: false,
+      },
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DomainError, rejection } from '@auction/contracts';
+import { DomainError, errorCatalog, rejection } from '@auction/contracts';
 import { Router, type Request } from 'express';
 import { type JWTVerifyGetKey, createRemoteJWKSet, errors as joseErrors, jwtVerify } from 'jose';
 import {
@@ -68,6 +68,8 @@ const settingsOf = (deps: AppDeps): Settings | undefined => {
     ? { issuer: GOOGLE_ISSUER, clientId: GOOGLE_CLIENT_ID, clientSecret: GOOGLE_CLIENT_SECRET }
     : undefined;
 };
+
+const GOOGLE_OFF = errorCatalog.GOOGLE_NOT_CONFIGURED.message;
 
 const requireSettings = (deps: AppDeps): Settings => {
   const settings = settingsOf(deps);
@@ -175,6 +177,12 @@ export const googleRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
       }
     }
   };
+
+  // Whether the Google buttons can work here: the web app disables them when not.
+  router.get('/google/status', (_req, res) => {
+    const enabled = settingsOf(deps) !== undefined;
+    respond(res, 200, enabled ? 'Google sign-in is available' : GOOGLE_OFF, { enabled });
+  });
 
   router.get('/google', async (req, res) => {
     const settings = requireSettings(deps);

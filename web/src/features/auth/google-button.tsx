@@ -1,11 +1,29 @@
-import { useState } from 'react';
-import { API_BASE } from '../../lib/api-client';
+import { useEffect, useState } from 'react';
+import { z } from 'zod';
+import { API_BASE, call } from '../../lib/api-client';
 import { notify } from '../../lib/toast';
 
 const GOOGLE_START = `${API_BASE}/auth/google`;
 export const GOOGLE_ERROR = 'An error occurred during Google login.';
 
-/** Leaves for the provider only when the server would send us there (it answers 501 unconfigured). */
+export const GOOGLE_OFF = 'Google sign-in is not available on this server.';
+
+let availability: Promise<boolean> | undefined;
+
+/**
+ * Whether the server offers Google sign-in, asked once per page load. When it cannot be told (the
+ * server is unreachable), the buttons stay enabled and a click says what went wrong.
+ */
+const googleAvailable = (): Promise<boolean> =>
+  (availability ??= call('/auth/google/status', z.object({ enabled: z.boolean() })).then(
+    (status) => status.enabled,
+    () => {
+      availability = undefined;
+      return true;
+    },
+  ));
+
+/** Leaves for the provider only when the server would send us there (404 when it is off). */
 const startGoogleSignIn = async (): Promise<void> => {
   try {
     const probe = await fetch(GOOGLE_START, { redirect: 'manual', credentials: 'include' });
@@ -43,18 +61,34 @@ const GoogleMark = () => (
 /** 'Sign in with Google' / 'Sign up with Google': the server's OpenID Connect redirect flow. */
 export const GoogleButton = ({ label }: { label: string }) => {
   const [busy, setBusy] = useState(false);
+  const [available, setAvailable] = useState(true);
+  useEffect(() => {
+    let current = true;
+    void googleAvailable().then((enabled) => current && setAvailable(enabled));
+    return () => {
+      current = false;
+    };
+  }, []);
   return (
-    <button
-      type="button"
-      className="btn btn-ghost btn-block google-button"
-      disabled={busy}
-      onClick={() => {
-        setBusy(true);
-        void startGoogleSignIn().finally(() => setBusy(false));
-      }}
-    >
-      <GoogleMark />
-      {label}
-    </button>
+    <>
+      <button
+        type="button"
+        className="btn btn-ghost btn-block google-button"
+        disabled={busy || !available}
+        aria-describedby={available ? undefined : 'google-off'}
+        onClick={() => {
+          setBusy(true);
+          void startGoogleSignIn().finally(() => setBusy(false));
+        }}
+      >
+        <GoogleMark />
+        {label}
+      </button>
+      {available ? null : (
+        <p id="google-off" className="google-note">
+          {GOOGLE_OFF}
+        </p>
+      )}
+    </>
   );
 };
