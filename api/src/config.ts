@@ -60,14 +60,27 @@ export const Config = z
     RATE_LIMIT_SIGNUP: perWindow('RATE_LIMIT_SIGNUP', 20),
     /** Bid commands (place, edit, delete) per user per minute. */
     RATE_LIMIT_BIDS: perWindow('RATE_LIMIT_BIDS', 600),
+    /** New auctions (`createAuction` requests) per user per hour. */
+    RATE_LIMIT_AUCTIONS: perWindow('RATE_LIMIT_AUCTIONS', 100),
+    /** New auctions per client address per hour, all its users together. */
+    RATE_LIMIT_AUCTIONS_PER_ADDRESS: perWindow('RATE_LIMIT_AUCTIONS_PER_ADDRESS', 500),
+    /** Images uploaded (auctions, edits) per user per hour. */
+    RATE_LIMIT_UPLOADS: perWindow('RATE_LIMIT_UPLOADS', 200),
+    /** Images uploaded per client address per hour (sign-up photos included). */
+    RATE_LIMIT_UPLOADS_PER_ADDRESS: perWindow('RATE_LIMIT_UPLOADS_PER_ADDRESS', 1000),
+    /** Megabytes (MiB, each started one counted) of images uploaded per user per hour. */
+    RATE_LIMIT_UPLOAD_MB: perWindow('RATE_LIMIT_UPLOAD_MB', 1000),
+    /** Megabytes (MiB) of images uploaded per client address per hour. */
+    RATE_LIMIT_UPLOAD_MB_PER_ADDRESS: perWindow('RATE_LIMIT_UPLOAD_MB_PER_ADDRESS', 5000),
     /**
      * How long a request's body may take to arrive, in milliseconds, counted from its headers; a
      * slower one is answered 408 and its connection closed (uploads and JSON bodies alike).
      */
     BODY_TIMEOUT_MS: wholeNumber('BODY_TIMEOUT_MS', 100, 600_000).default(30_000),
     /**
-     * Uploads (multipart bodies) this process receives at once; one more is answered 503. Each holds
-     * up to 10 MB in memory while it arrives, so this bounds that memory.
+     * Uploads (multipart bodies) this process receives at once; one more is answered 503. Each
+     * streams to the image store as it arrives (a few buffers in memory), so this bounds the open
+     * connections and writes.
      */
     UPLOADS_IN_PROGRESS: wholeNumber('UPLOADS_IN_PROGRESS', 1, 10_000).default(10),
     /** Auctions one socket (a browser tab) may watch at once. */

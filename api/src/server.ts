@@ -22,6 +22,7 @@ import { type Config, publicOrigin } from './config';
 import { Readiness } from './http/readiness';
 import { finishDeletions } from './http/users/delete-account';
 import { RealtimeGateway } from './realtime/gateway';
+import { releaseCancelledAuctionImages } from './http/auctions/images';
 import { RealtimeLink } from './realtime/realtime-link';
 import { openStores } from './stores';
 
@@ -190,6 +191,8 @@ export const startServer = async (
     });
   };
   startScheduler();
+  // The images of auctions cancelled from now on, by any path (account deletions too).
+  const cancelledImages = releaseCancelledAuctionImages(deps, startHead);
   closures.start(engine);
   // Deletions cut short by a crash or a failure, whose user cannot bid or sell any more, are
   // finished once the read models say what those users still have on live auctions.
@@ -207,6 +210,7 @@ export const startServer = async (
       await gateway.close();
       await stopped;
       await scheduler.stop();
+      await cancelledImages.close();
       await runner.stop();
       await stores.close();
     })());

@@ -1,19 +1,18 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DomainError, rejection } from '@auction/contracts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { GridFSBucket, type MongoClient } from 'mongodb';
+import { type Collection, GridFSBucket, type MongoClient } from 'mongodb';
 import { notFound } from './errors';
 import {
   IMAGE_CACHE_CONTROL,
   IMAGE_CONTENT_TYPES,
   type ImageStore,
   type ImageType,
+  type SaveOptions,
   UPLOADS_PATH,
   imageNameOf,
-  newImageName,
   requestedImage,
-  sniffImage,
+  streamImage,
 } from './uploads';
 
 export interface GridFsImageStoreOptions {
@@ -34,6 +33,7 @@ export class GridFsImageStore implements ImageStore {
     private readonly client: MongoClient,
     private readonly dbName: string,
     private readonly bucket: GridFSBucket,
+    private readonly chunks: Collection,
   ) {
     this.serve = (req, res, next) => {
       if (req.method !== 'GET' && req.method !== 'HEAD') return next();
@@ -57,18 +57,33 @@ export class GridFsImageStore implements ImageStore {
     await db
       .collection(`${bucketName}.chunks`)
       .createIndex({ files_id: 1, n: 1 }, { unique: true });
-    return new GridFsImageStore(client, dbName, new GridFSBucket(db, { bucketName }));
+    return new GridFsImageStore(
+      client,
+      dbName,
+      new GridFSBucket(db, { bucketName }),
+      db.collection(`${bucketName}.chunks`),
+    );
   }
 
-  async save(buffer: Buffer): Promise<string> {
-    const type = sniffImage(buffer);
-    if (!type) throw new DomainError(rejection('UNSUPPORTED_MEDIA_TYPE'));
-    const name = newImageName(type);
-    await pipeline(
-      Readable.from([buffer]),
-      this.bucket.openUploadStream(name, { metadata: { contentType: IMAGE_CONTENT_TYPES[type] } }),
-    );
-    return `${UPLOADS_PATH}/${name}`;
+  save(source: Buffer | Readable, options: SaveOptions = {}): Promise<string> {
+    return streamImage(source, options, (name, type) => {
+      const stream = this.bucket.openUploadStream(name, {
+        metadata: { contentType: IMAGE_CONTENT_TYPES[type] },
+      });
+      return {
+        stream,
+        // The files document is written only when the stream finishes: until then the image is
+        // neither served nor listed. A failed upload's chunks go (the driver's `abort`); a chunk
+        // whose insert was in flight then is swept once more a moment later.
+        discard: async () => {
+          await stream.abort().catch(() => undefined);
+          const sweep = () =>
+            this.chunks.deleteMany({ files_id: stream.id }).catch(() => undefined);
+          await sweep();
+          setTimeout(() => void sweep(), 1000).unref();
+        },
+      };
+    });
   }
 
   async remove(url: string | null | undefined): Promise<void> {

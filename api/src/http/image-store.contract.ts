@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import { DomainError } from '@auction/contracts';
 import express from 'express';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -228,6 +229,40 @@ export function describeImageStoreContract(
       store = await subject.reopen();
       expect((await raw(url)).body.equals(data)).toBe(true);
       expect(await store.list()).toEqual([url]);
+    });
+
+    it('stores an image streamed in small chunks, its first bytes split across them', async () => {
+      const data = bytes([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 2 * 1024 * 1024 + 5);
+      const chunks = [
+        ...Array.from(data.subarray(0, 16), (byte) => Buffer.from([byte])),
+        ...Array.from({ length: Math.ceil((data.length - 16) / 65_536) }, (_, i) =>
+          data.subarray(16 + i * 65_536, 16 + (i + 1) * 65_536),
+        ),
+      ];
+      const url = await store.save(Readable.from(chunks));
+      expect(url).toMatch(/^\/uploads\/[0-9a-f]{32}\.png$/);
+      expect((await raw(url)).body.equals(data)).toBe(true);
+    });
+
+    it('refuses a stream past maxBytes (PAYLOAD_TOO_LARGE) or failing midway, keeping nothing', async () => {
+      const data = bytes([0xff, 0xd8, 0xff, 0xe0], 1024 * 1024);
+      const tooLarge = (error: unknown) =>
+        error instanceof DomainError && error.code === 'PAYLOAD_TOO_LARGE';
+      await expect(
+        store.save(Readable.from([data.subarray(0, 500_000), data.subarray(500_000)]), {
+          maxBytes: 700_000,
+        }),
+      ).rejects.toSatisfy(tooLarge);
+      await expect(store.save(data, { maxBytes: 1000 })).rejects.toSatisfy(tooLarge);
+      const failing = new Readable({ read() {} });
+      failing.push(data.subarray(0, 300_000));
+      setTimeout(() => failing.destroy(new Error('client went away')), 50);
+      await expect(store.save(failing)).rejects.toThrow('client went away');
+      await expect(
+        store.save(Readable.from([Buffer.from('not an image at all')])),
+      ).rejects.toSatisfy(unsupported);
+      expect(await store.list()).toEqual([]);
+      expect(await store.save(Readable.from([data]), { maxBytes: data.length })).toMatch(/\.jpg$/);
     });
 
     it('answers a ping', async () => {

@@ -49,6 +49,43 @@ const append = (res: ServerResponse, name: string, value: string): void => {
   );
 };
 
+const initStore = (store: Store, windowMs: number, limit: number): void => {
+  const init = store.init?.({
+    windowMs,
+    limit,
+    skipFailedRequests: false,
+    skipSuccessfulRequests: false,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+  } as Options);
+  if (init instanceof Promise)
+    init.catch((error: unknown) =>
+      console.error('express-rate-limit: async error during store initialization.', error),
+    );
+};
+
+/**
+ * A fixed-window count per key on the same stores, for what a middleware cannot count before the
+ * route runs (the bytes of an upload as they arrive): `hit(key)` counts one and answers whether
+ * the limit is passed, and the seconds until its window ends.
+ */
+export const counter = (options: {
+  readonly windowMs: number;
+  readonly limit: number;
+  readonly store?: Store | undefined;
+}): ((key: string) => Promise<{ readonly over: boolean; readonly resetSeconds: number }>) => {
+  const { windowMs, limit } = options;
+  const store = options.store ?? new MemoryStore();
+  initStore(store, windowMs, limit);
+  return async (key) => {
+    const { totalHits, resetTime } = await store.increment(key);
+    const resetSeconds = resetTime
+      ? Math.max(0, Math.ceil((resetTime.getTime() - Date.now()) / 1000))
+      : Math.ceil(windowMs / 1000);
+    return { over: totalHits > limit, resetSeconds };
+  };
+};
+
 /**
  * A fixed-window limit per key; over it, a 429 with a message a person can act on.
  *
@@ -87,18 +124,7 @@ export const limiter = (options: {
     }
     return known;
   };
-  const init = store.init?.({
-    windowMs,
-    limit,
-    skipFailedRequests: false,
-    skipSuccessfulRequests: false,
-    standardHeaders: 'draft-8',
-    legacyHeaders: false,
-  } as Options);
-  if (init instanceof Promise)
-    init.catch((error: unknown) =>
-      console.error('express-rate-limit: async error during store initialization.', error),
-    );
+  initStore(store, windowMs, limit);
 
   return (req, res, next) => {
     let key: string;

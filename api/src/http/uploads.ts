@@ -1,35 +1,186 @@
 import { randomBytes } from 'node:crypto';
-import { constants, mkdirSync } from 'node:fs';
-import { access, readdir, unlink, writeFile } from 'node:fs/promises';
+import { constants, createWriteStream, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { access, readdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { DomainError, errorCatalog, rejection } from '@auction/contracts';
-import express, { type RequestHandler } from 'express';
-import multer, { MulterError } from 'multer';
+import express, { type Request, type RequestHandler } from 'express';
+import multer, { MulterError, type StorageEngine } from 'multer';
 import { notFound } from './errors';
 import { respond } from './respond';
 
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 export const UPLOADS_PATH = '/uploads';
 
-const singleImage = multer({
-  storage: multer.memoryStorage(),
-  limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 30, fieldSize: 64 * 1024, parts: 40 },
-}).single('image');
+/** The unit upload sizes are counted in by the byte quotas (`UploadQuota.perMebibyte`). */
+export const MEBIBYTE = 1024 * 1024;
+
+/** A refusal by a quota: the 429's message and when to try again. */
+export interface QuotaRefusal {
+  readonly message: string;
+  readonly retryAfterSeconds: number;
+}
+
+/** Counts one hit; resolves the refusal when the quota is passed, else undefined. */
+export type QuotaHit = () => Promise<QuotaRefusal | undefined>;
+
+/** What one request's image is counted against (per user, per address). */
+export interface UploadQuota {
+  /** Hit once per image, before a byte of it is stored. */
+  readonly perImage: readonly QuotaHit[];
+  /** Hit once per mebibyte started, as the bytes arrive (so a 10 MB image costs 10). */
+  readonly perMebibyte: readonly QuotaHit[];
+}
+
+const NO_QUOTA: UploadQuota = { perImage: [], perMebibyte: [] };
+
+/** The first refusal of `hits`, counted in order: one refused is not counted by those after. */
+const firstRefusal = async (hits: readonly QuotaHit[]): Promise<QuotaRefusal | undefined> => {
+  for (const hit of hits) {
+    const refusal = await hit();
+    if (refusal) return refusal;
+  }
+  return undefined;
+};
+
+/** The request's 429: `Retry-After` on its response, a `RATE_LIMITED` with the quota's message. */
+const refused = (req: Request, refusal: QuotaRefusal): DomainError => {
+  if (req.res && !req.res.headersSent)
+    req.res.setHeader('Retry-After', String(refusal.retryAfterSeconds));
+  return new DomainError(rejection('RATE_LIMITED', undefined, refusal.message));
+};
+
+/** An upload stored by `imageUpload`: multer's file with the image's URL. */
+interface StoredUpload extends Express.Multer.File {
+  readonly url: string;
+}
+
+const CLAIMED = Symbol('upload claimed');
 
 /**
- * The optional `image` file of a multipart form, held in memory up to 10 MB (413 beyond). A form
- * the parser cannot read (truncated, malformed) is the client's error: 400, not 500. How many are
- * held at once, and for how long, `bodyLimits` bounds.
+ * The URL of the image this request uploaded (or null), now the caller's to keep or remove. An
+ * image nobody claims is removed once the response is sent or the connection is gone: a request
+ * refused after its image was stored (a bad field, a 403) leaves nothing behind.
  */
-export const imageUpload: RequestHandler = (req, res, next) =>
-  singleImage(req, res, (error?: unknown) => {
-    if (error === undefined || error === null || error instanceof MulterError) return next(error);
-    next(
-      new DomainError(
-        rejection('VALIDATION_FAILED', undefined, 'Invalid upload: the form could not be read'),
-      ),
+export const claimUpload = (req: Request): string | null => {
+  const file = req.file as StoredUpload | undefined;
+  if (!file?.url) return null;
+  (req as unknown as Record<symbol, boolean>)[CLAIMED] = true;
+  return file.url;
+};
+
+/**
+ * multer's storage: each file streams into the image store as it arrives (nothing is held in
+ * memory beyond the streams' buffers), counted against the request's quota as it goes.
+ */
+const streamingStorage = (
+  images: () => ImageStore,
+  quota: (req: Request) => UploadQuota,
+): StorageEngine => ({
+  _handleFile(req, file, callback) {
+    const store = images();
+    const save = async (): Promise<Partial<Express.Multer.File> & { url: string }> => {
+      const limits = quota(req);
+      const refusal = await firstRefusal(limits.perImage);
+      if (refusal) throw refused(req, refusal);
+      let bytes = 0;
+      let counted = 0;
+      // Not destroyed when the save fails: multer then drains the request and answers our error.
+      const source = file.stream.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>;
+      const meter = async function* () {
+        for await (const chunk of source) {
+          bytes += chunk.length;
+          while (counted * MEBIBYTE < bytes) {
+            counted++;
+            const over = await firstRefusal(limits.perMebibyte);
+            if (over) throw refused(req, over);
+          }
+          yield chunk;
+        }
+      };
+      const url = await store.save(Readable.from(meter()), {
+        maxBytes: MAX_IMAGE_BYTES,
+      });
+      const stored = { url, size: bytes };
+      // A response already gone (the client left while the image was stored): not kept.
+      const res = req.res;
+      if (res) {
+        const release = () => {
+          if (!(req as unknown as Record<symbol, boolean>)[CLAIMED])
+            store.remove(url).catch(() => undefined);
+        };
+        if (res.writableFinished || res.destroyed) release();
+        else {
+          res.once('finish', release);
+          res.once('close', release);
+        }
+      }
+      return stored;
+    };
+    save().then(
+      (info) => callback(null, info),
+      (error: unknown) => {
+        // The rest of the file is not read further: multer drains the request and answers.
+        file.stream.resume();
+        callback(error instanceof Error ? error : new Error(String(error)));
+      },
     );
-  });
+  },
+  _removeFile(_req, file, callback) {
+    images()
+      .remove((file as StoredUpload).url)
+      .then(
+        () => callback(null),
+        (error: unknown) => callback(error as Error),
+      );
+  },
+});
+
+const UPLOAD_LIMITS = {
+  fileSize: MAX_IMAGE_BYTES,
+  files: 1,
+  fields: 30,
+  fieldSize: 64 * 1024,
+  parts: 40,
+};
+
+/**
+ * The optional `image` file of a multipart form, streamed into the image store as it arrives
+ * (413 beyond 10 MB, 415 when its first bytes are not an image, 429 past the quota; nothing is
+ * left stored then). The route takes the image with `claimUpload`; one not claimed is removed
+ * when the response ends. A form the parser cannot read (truncated, malformed) is the client's
+ * error: 400, not 500; a store that fails is the store's error (a full disk is a 503). How many
+ * are received at once, and for how long, `bodyLimits` bounds.
+ */
+export const imageUpload = (
+  images: () => ImageStore,
+  quota: (req: Request) => UploadQuota = () => NO_QUOTA,
+): RequestHandler => {
+  const single = multer({
+    storage: streamingStorage(images, quota),
+    limits: UPLOAD_LIMITS,
+  }).single('image');
+  return (req, res, next) =>
+    single(req, res, (error?: unknown) => {
+      if (error === undefined || error === null || error instanceof MulterError) return next(error);
+      if (error instanceof DomainError || error instanceof ImageStoreError)
+        return next(error instanceof ImageStoreError ? error.cause : error);
+      next(
+        new DomainError(
+          rejection('VALIDATION_FAILED', undefined, 'Invalid upload: the form could not be read'),
+        ),
+      );
+    });
+};
+
+/** A failure of the image store itself (not of the upload): encoded as the cause is. */
+export class ImageStoreError extends Error {
+  constructor(override readonly cause: unknown) {
+    super('The image store failed', { cause });
+    this.name = 'ImageStoreError';
+  }
+}
 
 /**
  * Bounds on request bodies, mounted before anything reads one:
@@ -38,8 +189,8 @@ export const imageUpload: RequestHandler = (req, res, next) =>
  *   for happens (when an answer was already under way, the connection is destroyed instead);
  * - at most `uploadsInProgress` uploads (multipart bodies declared longer than `SMALL_FORM_BYTES`,
  *   or of unknown length) are received at once: one more is answered 503
- *   (`UPLOADS_BUSY`) before a byte of it is read. With multer holding an upload in memory up to
- *   `MAX_IMAGE_BYTES`, this caps what uploads in progress can hold at their product.
+ *   (`UPLOADS_BUSY`) before a byte of it is read. Uploads stream to the image store (a few
+ *   buffers each in memory), so this bounds the connections and writes in progress.
  */
 /** A multipart body declared at most this long is a small form, not an upload (`bodyLimits`). */
 export const SMALL_FORM_BYTES = 64 * 1024;
@@ -93,7 +244,7 @@ export const bodyLimits = (options: {
     req.once('end', done);
     req.once('close', done);
     // An answer given before the upload is read (a 401, 403 or 429 of the guards before multer)
-    // lets Node drop what remains of it: no longer an upload held in memory, but still bounded in
+    // lets Node drop what remains of it: no longer an upload in progress, but still bounded in
     // time by the timer until it ends.
     res.once('close', release);
     next();
@@ -156,16 +307,109 @@ export const requestedImage = (path: string): string | undefined => {
   return IMAGE_NAME.test(name) ? name : undefined;
 };
 
+/** How `ImageStore.save` reads its source. */
+export interface SaveOptions {
+  /** Longer sources are refused (`PAYLOAD_TOO_LARGE`); default `MAX_IMAGE_BYTES`. */
+  readonly maxBytes?: number;
+}
+
+/** Where a store writes one image whose type is known: the stream, and how to finish or discard it. */
+export interface ImageSink {
+  readonly stream: Writable;
+  /** Makes the written image visible under its name (after the stream finished). */
+  readonly commit?: () => Promise<void>;
+  /** Removes whatever was written (the save failed). */
+  readonly discard: () => Promise<void>;
+}
+
+/** Bytes enough to tell every accepted type by its magic bytes (WebP's is the longest). */
+const SNIFF_BYTES = 12;
+
+/**
+ * Streams an image from `source` into the sink `open` gives for its type: the type comes from the
+ * first bytes (`UNSUPPORTED_MEDIA_TYPE` before anything is written otherwise), the length is
+ * checked as it arrives (`PAYLOAD_TOO_LARGE` past `maxBytes`). Whatever fails, the sink is
+ * discarded: nothing is left stored. A failure of the sink is an `ImageStoreError`.
+ */
+export const streamImage = async (
+  source: Buffer | Readable,
+  options: SaveOptions,
+  open: (name: string, type: ImageType) => ImageSink | Promise<ImageSink>,
+): Promise<string> => {
+  const maxBytes = options.maxBytes ?? MAX_IMAGE_BYTES;
+  const input: AsyncIterator<Buffer> = (Buffer.isBuffer(source) ? Readable.from([source]) : source)[
+    Symbol.asyncIterator
+  ]() as AsyncIterator<Buffer>;
+  let head = Buffer.alloc(0);
+  let ended = false;
+  while (head.length < SNIFF_BYTES) {
+    const next = await input.next();
+    if (next.done === true) {
+      ended = true;
+      break;
+    }
+    head = Buffer.concat([head, next.value]);
+  }
+  const type = sniffImage(head);
+  const tooLarge = () => new DomainError(rejection('PAYLOAD_TOO_LARGE'));
+  if (!type || head.length > maxBytes) {
+    if (!ended) await input.return?.();
+    throw type ? tooLarge() : new DomainError(rejection('UNSUPPORTED_MEDIA_TYPE'));
+  }
+  const name = newImageName(type);
+  let sink: ImageSink;
+  try {
+    sink = await open(name, type);
+  } catch (error) {
+    if (!ended) await input.return?.();
+    throw new ImageStoreError(error);
+  }
+  // What failed: the source (the client, a limit) is the request's error; anything else the store's.
+  let sourceError: Error | undefined;
+  async function* body() {
+    let bytes = head.length;
+    yield head;
+    if (ended) return;
+    for (;;) {
+      let next: IteratorResult<Buffer>;
+      try {
+        next = await input.next();
+      } catch (error) {
+        sourceError = error instanceof Error ? error : new Error(String(error));
+        throw sourceError;
+      }
+      if (next.done === true) return;
+      bytes += next.value.length;
+      if (bytes > maxBytes) {
+        sourceError = tooLarge();
+        throw sourceError;
+      }
+      yield next.value;
+    }
+  }
+  try {
+    await pipeline(body(), sink.stream);
+    await sink.commit?.();
+  } catch (error) {
+    await sink.discard().catch(() => undefined);
+    if (!ended) await input.return?.().catch(() => undefined);
+    throw sourceError instanceof Error ? sourceError : new ImageStoreError(error);
+  }
+  return `${UPLOADS_PATH}/${name}`;
+};
+
 /**
  * Where uploaded images live. Adapters: `FileImageStore` (DATA_DIR/uploads) and
  * `GridFsImageStore` (MongoDB, no shared volume between nodes); both pass `image-store.contract.ts`.
  */
 export interface ImageStore {
   /**
-   * Stores the bytes if they are a JPEG, PNG, WebP or GIF (DomainError UNSUPPORTED_MEDIA_TYPE
-   * otherwise); returns its URL under /uploads/.
+   * Stores the bytes, streamed from `source` as they come, if they are a JPEG, PNG, WebP or GIF
+   * (DomainError UNSUPPORTED_MEDIA_TYPE otherwise, PAYLOAD_TOO_LARGE past `maxBytes`; nothing is
+   * left stored then, nor when the source fails); returns its URL under /uploads/. The image is
+   * served and listed only once whole.
    */
-  save(buffer: Buffer): Promise<string>;
+  save(source: Buffer | Readable, options?: SaveOptions): Promise<string>;
   /** Deletes an image this store saved; anything else is ignored. */
   remove(url: string | null | undefined): Promise<void>;
   /**
@@ -181,12 +425,22 @@ export interface ImageStore {
   close(): Promise<void>;
 }
 
-/** Uploaded images as files under `DATA_DIR/uploads` with random names, served at `/uploads`. */
+/** An image being written under `DATA_DIR/uploads`: a dot-file, so never served nor listed. */
+const PARTIAL = /^\.[0-9a-f]{32}\.(jpg|png|gif|webp)\.partial$/;
+
+/**
+ * Uploaded images as files under `DATA_DIR/uploads` with random names, served at `/uploads`. An
+ * image is written to `.<name>.partial` and renamed when whole; partial files left by a crash are
+ * deleted when the store opens.
+ */
 export class FileImageStore implements ImageStore {
   readonly serve: RequestHandler;
 
   constructor(readonly dir: string) {
     mkdirSync(dir, { recursive: true });
+    for (const name of readdirSync(dir)) {
+      if (PARTIAL.test(name)) rmSync(join(dir, name), { force: true });
+    }
     const files = express.static(dir, {
       index: false,
       dotfiles: 'deny',
@@ -202,12 +456,22 @@ export class FileImageStore implements ImageStore {
     };
   }
 
-  async save(buffer: Buffer): Promise<string> {
-    const type = sniffImage(buffer);
-    if (!type) throw new DomainError(rejection('UNSUPPORTED_MEDIA_TYPE'));
-    const name = newImageName(type);
-    await writeFile(join(this.dir, name), buffer, { flag: 'wx' });
-    return `${UPLOADS_PATH}/${name}`;
+  save(source: Buffer | Readable, options: SaveOptions = {}): Promise<string> {
+    return streamImage(source, options, (name) => {
+      const partial = join(this.dir, `.${name}.partial`);
+      const stream = createWriteStream(partial, { flags: 'wx' });
+      return {
+        stream,
+        commit: () => rename(partial, join(this.dir, name)),
+        discard: async () => {
+          if (!stream.closed) {
+            stream.destroy();
+            await new Promise<void>((resolve) => stream.once('close', () => resolve()));
+          }
+          await unlink(partial).catch(() => undefined);
+        },
+      };
+    });
   }
 
   async remove(url: string | null | undefined): Promise<void> {

@@ -16,7 +16,9 @@ import type { AppPassport } from '../auth/passport';
 import { commandMetadata, currentUser, newId } from '../request-context';
 import { catalogReaches, sendCommand } from '../commands';
 import { respond } from '../respond';
-import { imageUpload } from '../uploads';
+import { clientAddress, limiter } from '../rate-limit';
+import { claimUpload } from '../uploads';
+import { imageUploadOf } from '../upload-limits';
 import { PageQuery } from '../paging';
 import { parseInput } from '../validate';
 import {
@@ -27,6 +29,7 @@ import {
   CreateCategoryBody,
   EditAuctionBody,
 } from './schemas';
+import { releaseAuctionImages } from './images';
 
 const requireLogin: RequestHandler = (req, _res, next) => {
   currentUser(req);
@@ -37,6 +40,23 @@ const requireLogin: RequestHandler = (req, _res, next) => {
 export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
   const router = Router();
   const cursors = notificationCursors(deps.read);
+  const imageUpload = imageUploadOf(deps);
+  // New auctions per user and per address.
+  const HOUR_MS = 60 * 60_000;
+  const auctionsPerUser = limiter({
+    windowMs: HOUR_MS,
+    limit: deps.config.RATE_LIMIT_AUCTIONS,
+    key: (req) => currentUser(req).id,
+    message: 'Too many new auctions, please try again later',
+    store: deps.rateLimits('auctions-user'),
+  });
+  const auctionsPerAddress = limiter({
+    windowMs: HOUR_MS,
+    limit: deps.config.RATE_LIMIT_AUCTIONS_PER_ADDRESS,
+    key: clientAddress,
+    message: 'Too many new auctions from this address, please try again later',
+    store: deps.rateLimits('auctions-address'),
+  });
 
   const detail = (auctionId: string) => auctionDetail(deps.read, deps.accounts, auctionId);
 
@@ -46,7 +66,9 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
       return await sendCommand(deps, command);
     } catch (error) {
       if (error instanceof DomainError && error.code !== 'UNAVAILABLE')
-        await deps.images.remove(uploadedImage);
+        await deps.images.remove(uploadedImage).catch((removal: unknown) => {
+          deps.log("A refused command's image not removed", removal);
+        });
       throw error;
     }
   };
@@ -60,10 +82,12 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
     return auction;
   };
 
-  router.post('/createAuction', requireLogin, imageUpload, async (req, res) => {
+  // Counted before the body is read, so a refused create never stores its image.
+  const createGuards = [requireLogin, auctionsPerUser, auctionsPerAddress, imageUpload];
+  router.post('/createAuction', ...createGuards, async (req, res) => {
     const user = currentUser(req);
     const input = parseInput(CreateAuctionBody, req.body ?? {});
-    const image = req.file ? await deps.images.save(req.file.buffer) : null;
+    const image = claimUpload(req);
     const auctionId = newId(req, user.id, 'auction');
     await send(
       {
@@ -81,6 +105,8 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
       },
       image,
     );
+    // A retry answered with the first outcome keeps the first image: this one goes.
+    if (image !== null) await releaseAuctionImages(deps, auctionId, image);
     respond(res, 201, 'Auction Created', { auction: (await detail(auctionId)) ?? null });
   });
 
@@ -104,6 +130,8 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
       data: { auctionId: auction._id, reason: 'seller' },
       metadata: commandMetadata(req, deps, user.id),
     });
+    // Committed: the cancelled auction's images go.
+    await releaseAuctionImages(deps, auction._id);
     respond(res, 200, 'Auction Deleted Successfully');
   });
 
@@ -135,7 +163,7 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
     const user = currentUser(req);
     const auction = await ownAuction(req, user.id);
     const input = parseInput(EditAuctionBody, req.body ?? {});
-    const uploaded = req.file ? await deps.images.save(req.file.buffer) : null;
+    const uploaded = claimUpload(req);
     const image = uploaded ?? (input.removeImage ? null : undefined);
     const outcome = await send(
       {
@@ -152,10 +180,11 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
       },
       uploaded,
     );
-    const imageReplaced = outcome.events.some(
+    // Committed: the image it replaced goes (taken from the stream, so a concurrent edit's too).
+    const imageChanged = outcome.events.some(
       (event) => event.type === 'AuctionEdited' && event.data.image !== undefined,
     );
-    if (imageReplaced) await deps.images.remove(auction.image?.url);
+    if (imageChanged || uploaded !== null) await releaseAuctionImages(deps, auction._id, uploaded);
     respond(res, 200, 'Auction updated successfully!', {
       auction: (await detail(auction._id)) ?? auction,
     });

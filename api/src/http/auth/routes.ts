@@ -8,7 +8,8 @@ import { clientAddress, limiter } from '../rate-limit';
 import { commandMetadata, currentUser } from '../request-context';
 import { respond } from '../respond';
 import { SESSION_COOKIE } from '../session';
-import { imageUpload } from '../uploads';
+import { claimUpload } from '../uploads';
+import { imageUploadOf } from '../upload-limits';
 import { parseInput } from '../validate';
 import { googleRoutes } from './google';
 import type { AppPassport } from './passport';
@@ -74,9 +75,9 @@ export const authRoutes = (deps: AppDeps, passport: AppPassport): Router => {
     store: deps.rateLimits('login-address'),
   });
 
-  router.post('/signup', signupLimit, imageUpload, async (req, res) => {
+  router.post('/signup', signupLimit, imageUploadOf(deps), async (req, res) => {
     const body = parseInput(SignupBody, req.body);
-    const imageUrl = req.file ? await deps.images.save(req.file.buffer) : null;
+    const imageUrl = claimUpload(req);
     const id = randomUUID();
     const metadata = commandMetadata(req, deps, id);
     let created = false;
@@ -98,7 +99,10 @@ export const authRoutes = (deps: AppDeps, passport: AppPassport): Router => {
       );
     } catch (error) {
       if (created) await deps.accounts.erase(id);
-      await deps.images.remove(imageUrl);
+      // Nothing references it now (no account was kept); a failed removal only leaves it behind.
+      await deps.images.remove(imageUrl).catch((removal: unknown) => {
+        deps.log("A refused sign-up's image not removed", removal);
+      });
       throw error;
     }
     respond(res, 201, 'Sign Up Successful');
