@@ -14,6 +14,7 @@ import {
   SessionUser,
   WinningItem,
   WinningsStatistics,
+  errorCatalog,
 } from '@auction/contracts';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
@@ -413,6 +414,31 @@ const requestBodyOf = (op: Operation) => {
   return { required: true, content };
 };
 
+/** Answers an operation may give because of its body or its limits, before the route runs. */
+const guardResponses = (op: Operation, failure: JsonSchema): Record<string, unknown> => {
+  const content = { 'application/json': { schema: failure } };
+  const answers: Record<string, unknown> = {};
+  if (op.body)
+    answers['408'] = {
+      description: `${errorCatalog.REQUEST_TIMEOUT.message} (the body did not arrive within BODY_TIMEOUT_MS; the connection is closed)`,
+      content,
+    };
+  // Limited: uploads and new auctions (per user and address), sign-ups, logins, bids.
+  if (op.multipart || op.path === '/auth/login' || op.path.startsWith('/bid/'))
+    answers['429'] = {
+      description:
+        'Rate limited, nothing was changed: the message says which limit (new auctions, images or image data per user or address, sign-ups, logins, bids); `Retry-After` says when to try again',
+      headers: { 'Retry-After': { schema: { type: 'integer' } } },
+      content,
+    };
+  if (op.multipart)
+    answers['503'] = {
+      description: `${errorCatalog.UPLOADS_BUSY.message} (UPLOADS_IN_PROGRESS uploads are being received; answered before the body is read)`,
+      content,
+    };
+  return answers;
+};
+
 const outputSchema = (schema: z.ZodType): JsonSchema => {
   const { $schema: _, ...rest } = z.toJSONSchema(schema, {
     target: 'draft-2020-12',
@@ -496,7 +522,11 @@ const buildDocument = () => {
       ...(op.auth === 'user' ? { security: [{ session: [] }] } : { security: [] }),
       parameters: [...parametersOf(op.params, 'path'), ...parametersOf(op.query, 'query')],
       ...(op.body ? { requestBody: requestBodyOf(op) } : {}),
-      responses: { [String(op.ok)]: success, '4XX': failure },
+      responses: {
+        [String(op.ok)]: success,
+        ...guardResponses(op, ref('Failure')),
+        '4XX': failure,
+      },
     };
   }
 
