@@ -103,17 +103,23 @@ const streamingStorage = (
         maxBytes: MAX_IMAGE_BYTES,
       });
       const stored = { url, size: bytes };
-      // A response already gone (the client left while the image was stored): not kept.
+      // Not claimed by the time the answer ends (whatever the answer, even to a client already
+      // gone): nobody will reference it. Judged at `end`, not at the connection's close, so a
+      // route still running for a client that left keeps what it claims after.
       const res = req.res;
       if (res) {
         const release = () => {
           if (!(req as unknown as Record<symbol, boolean>)[CLAIMED])
             store.remove(url).catch(() => undefined);
         };
-        if (res.writableFinished || res.destroyed) release();
+        if (res.writableEnded) release();
         else {
-          res.once('finish', release);
-          res.once('close', release);
+          const end = res.end.bind(res) as (...args: unknown[]) => typeof res;
+          (res as unknown as { end: (...args: unknown[]) => typeof res }).end = (...args) => {
+            const ended = end(...args);
+            release();
+            return ended;
+          };
         }
       }
       return stored;
