@@ -1,60 +1,55 @@
-import type { AuctionView } from '@auction/contracts';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { notify } from '../../lib/toast';
+import { usePagedList } from '../../lib/use-paged-list';
 import { auctionsApi } from './api';
 import { AuctionCard, AuctionCardSkeleton } from './auction-card';
+import { LoadMore } from '../../components/load-more';
 import { FIXED_CATEGORIES } from './categories';
 import './auctions.css';
 
-/** Spec §5: case-insensitive substring on the title, exact match on the category name. */
-export const filterAuctions = (
-  auctions: readonly AuctionView[],
-  query: string,
-  category: string,
-): AuctionView[] => {
-  const needle = query.trim().toLowerCase();
-  return auctions.filter(
-    (auction) =>
-      (!needle || auction.title.toLowerCase().includes(needle)) &&
-      (!category || auction.category.name === category),
-  );
+/** The text typed, once the typing has paused for `delayMs`. */
+const useSettled = (value: string, delayMs = 250): string => {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return settled;
 };
 
-/** Every live auction, filtered by title and category; the filter lives in the URL. */
+/**
+ * Every live auction, a page at a time as the user scrolls. The server filters (spec §5:
+ * case-insensitive substring on the title, exact match on the category name) over all of them;
+ * the filter lives in the URL.
+ */
 export const AllAuctionsPage = () => {
-  const [auctions, setAuctions] = useState<AuctionView[]>([]);
-  const [loading, setLoading] = useState(true);
   const [params, setParams] = useSearchParams();
   const query = params.get('q') ?? '';
   const category = params.get('category') ?? '';
+  const search = useSettled(query.trim());
   const searchId = useId();
   const categoryId = useId();
 
-  useEffect(() => {
-    let current = true;
-    auctionsApi.all().then(
-      ({ auctions: fetched }) => {
-        if (!current) return;
-        setAuctions(fetched);
-        setLoading(false);
-      },
-      (error: unknown) => {
-        if (!current) return;
-        console.error('Cannot fetch auctions', error);
-        notify.error('No Auctions Currently Present');
-        setLoading(false);
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, []);
-
-  const shown = useMemo(
-    () => filterAuctions(auctions, query, category),
-    [auctions, query, category],
+  const fetchPage = useCallback(
+    async (cursor: string | undefined) => {
+      const { auctions, nextCursor } = await auctionsApi.all({ search, category }, { cursor });
+      return { items: auctions, nextCursor };
+    },
+    [search, category],
   );
+  const onError = useCallback((error: unknown) => {
+    console.error('Cannot fetch auctions', error);
+    notify.error('No Auctions Currently Present');
+  }, []);
+  const {
+    items: shown,
+    loading,
+    loadingMore,
+    hasMore,
+    loadMore,
+    sentinelRef,
+  } = usePagedList(fetchPage, JSON.stringify([search, category]), onError);
 
   const setFilter = (key: 'q' | 'category', value: string) =>
     setParams(
@@ -121,7 +116,7 @@ export const AllAuctionsPage = () => {
       <p className="auction-count muted" role="status">
         {loading
           ? 'Loading auctions…'
-          : `${shown.length} ${shown.length === 1 ? 'auction' : 'auctions'}`}
+          : `${shown.length}${hasMore ? '+' : ''} ${shown.length === 1 && !hasMore ? 'auction' : 'auctions'}`}
       </p>
 
       {loading ? (
@@ -136,13 +131,21 @@ export const AllAuctionsPage = () => {
           {filtered && <p>Try another title or category.</p>}
         </div>
       ) : (
-        <ul className="grid auction-grid">
-          {shown.map((auction) => (
-            <li key={auction._id}>
-              <AuctionCard auction={auction} headingLevel="h2" />
-            </li>
-          ))}
-        </ul>
+        <>
+          <ul className="grid auction-grid">
+            {shown.map((auction) => (
+              <li key={auction._id}>
+                <AuctionCard auction={auction} headingLevel="h2" />
+              </li>
+            ))}
+          </ul>
+          <LoadMore
+            hasMore={hasMore}
+            loading={loadingMore}
+            onMore={loadMore}
+            sentinel={sentinelRef}
+          />
+        </>
       )}
     </section>
   );

@@ -2,19 +2,39 @@ import { AuctionView, BidView, CategoryView } from '@auction/contracts';
 import { z } from 'zod';
 import { call } from '../../lib/api-client';
 
-const Auctions = z.object({ auctions: z.array(AuctionView) });
+const NextCursor = z.string().nullable();
+const Auctions = z.object({ auctions: z.array(AuctionView), nextCursor: NextCursor });
 const Empty = z.object({});
 
+/** A page request: after the page whose `nextCursor` this is (the first page without). */
+export interface PageQuery {
+  readonly cursor?: string | undefined;
+  readonly limit?: number;
+}
+
+/** The All Auctions filters, applied by the server over every auction. */
+export interface AuctionFilters {
+  readonly search?: string;
+  readonly category?: string;
+}
+
 export const auctionsApi = {
-  /** Live auctions, newest first. */
-  all: () => call('/auction/fetchAllAuctions', Auctions),
+  /** Live auctions, newest first, a page at a time, filtered by the server. */
+  all: (filters: AuctionFilters = {}, page: PageQuery = {}) =>
+    call('/auction/fetchAllAuctions', Auctions, {
+      query: {
+        search: filters.search || undefined,
+        category: filters.category || undefined,
+        ...page,
+      },
+    }),
   featured: () => call('/auction/featured', z.object({ featured: z.array(AuctionView) })),
   detail: (auctionId: string) =>
     call('/auction/fetchSpecificAuction', z.object({ auctionDetails: AuctionView }), {
       query: { auctionId },
     }),
-  /** The logged-in user's own auctions. */
-  mine: () => call('/auction/getAuctions', Auctions),
+  /** The logged-in user's own auctions, newest first, a page at a time. */
+  mine: (page: PageQuery = {}) => call('/auction/getAuctions', Auctions, { query: { ...page } }),
   create: (form: FormData) =>
     call('/auction/createAuction', z.object({ auction: AuctionView.nullable() }), {
       method: 'POST',
@@ -28,8 +48,13 @@ export const auctionsApi = {
     ),
   remove: (auctionId: string) =>
     call(`/auction/deleteAuction/${encodeURIComponent(auctionId)}`, Empty, { method: 'DELETE' }),
-  categories: () =>
-    call('/auction/getAllCategories', z.object({ categories: z.array(CategoryView) })),
+  /** Categories by name, a page at a time. */
+  categories: (page: PageQuery = {}) =>
+    call(
+      '/auction/getAllCategories',
+      z.object({ categories: z.array(CategoryView), nextCursor: NextCursor }),
+      { query: { ...page } },
+    ),
   createCategory: (name: string, description: string) =>
     call('/auction/createCategory', z.object({ category: CategoryView.nullable() }), {
       method: 'POST',

@@ -6,6 +6,7 @@ import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
 import { dateWithCurrentTime } from '../../lib/format';
 import { notify, withLoadingToast } from '../../lib/toast';
+import { allPages } from '../../lib/paging';
 import { auctionsApi } from '../auctions/api';
 import {
   descriptionField,
@@ -53,9 +54,14 @@ export const CreateAuctionPage = () => {
 
   useEffect(() => {
     let active = true;
-    auctionsApi
-      .categories()
-      .then(({ categories: all }) => setCategories(all))
+    // The picker offers every category: page after page.
+    allPages(async (cursor) => {
+      const { categories, nextCursor } = await auctionsApi.categories({ cursor, limit: 100 });
+      return { items: categories, nextCursor };
+    })
+      .then((all) => {
+        if (active) setCategories(all);
+      })
       .catch((error: unknown) => {
         console.error(error);
         if (active) notify.error('Failed to display Category');

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ApiError } from '../../lib/api-client';
 import { dateInputValue, dateWithCurrentTime } from '../../lib/format';
 import { withLoadingToast } from '../../lib/toast';
+import { findInPages } from '../../lib/paging';
 import { auctionsApi } from '../auctions/api';
 import {
   descriptionField,
@@ -198,11 +199,17 @@ export const EditAuctionPage = () => {
 
   useEffect(() => {
     let active = true;
-    auctionsApi
-      .mine()
-      .then(({ auctions }) => {
+    // The user's own auctions, page after page until the one of the route turns up.
+    findInPages(
+      async (cursor) => {
+        const { auctions, nextCursor } = await auctionsApi.mine({ cursor, limit: 100 });
+        return { items: auctions, nextCursor };
+      },
+      (candidate) => candidate._id === auctionId,
+    )
+      .then((found) => {
         if (!active) return;
-        const mine = auctions.find((candidate) => candidate._id === auctionId) ?? null;
+        const mine = found ?? null;
         setAuction(mine);
         setLookup(mine ? 'found' : 'missing');
       })

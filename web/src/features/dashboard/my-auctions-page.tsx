@@ -1,8 +1,10 @@
 import type { AuctionView } from '@auction/contracts';
-import { useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Link } from 'react-router';
+import { LoadMore } from '../../components/load-more';
 import { Confirm } from '../../components/modal';
 import { notify, withLoadingToast } from '../../lib/toast';
+import { usePagedList } from '../../lib/use-paged-list';
 import { auctionsApi } from '../auctions/api';
 import { AuctionCard } from '../auctions/auction-card';
 import { refusalMessage } from './form-controls';
@@ -41,28 +43,29 @@ const OwnerActions = ({
   </>
 );
 
-/** The user's own auctions, to edit (live ones) or delete (spec §2). */
+const fetchMine = async (cursor: string | undefined) => {
+  const { auctions, nextCursor } = await auctionsApi.mine({ cursor });
+  return { items: auctions.filter((a) => a.status !== 'Cancelled'), nextCursor };
+};
+
+/** The user's own auctions, to edit (live ones) or delete (spec §2), loaded as the user scrolls. */
 export const MyAuctionsPage = () => {
   const setEditAuctionForm = useProfile((s) => s.setEditAuctionForm);
-  const [auctions, setAuctions] = useState<AuctionView[]>([]);
-  const [loading, setLoading] = useState(true);
+  const onError = useCallback((error: unknown) => {
+    console.error(error);
+    notify.error('Cannot fetch Auctions');
+  }, []);
+  const {
+    items: auctions,
+    setItems: setAuctions,
+    loading,
+    loadingMore,
+    hasMore,
+    loadMore,
+    sentinelRef,
+  } = usePagedList(fetchMine, 'mine', onError);
   const [deleting, setDeleting] = useState<AuctionView | null>(null);
   const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    let active = true;
-    auctionsApi
-      .mine()
-      .then(({ auctions: mine }) => setAuctions(mine.filter((a) => a.status !== 'Cancelled')))
-      .catch((error: unknown) => {
-        console.error(error);
-        if (active) notify.error('Cannot fetch Auctions');
-      })
-      .finally(() => setLoading(false));
-    return () => {
-      active = false;
-    };
-  }, []);
 
   const remove = async (auction: AuctionView) => {
     setBusy(true);
@@ -92,7 +95,7 @@ export const MyAuctionsPage = () => {
         <p className="dashboard-loading" role="status">
           Loading your auctions...
         </p>
-      ) : auctions.length === 0 ? (
+      ) : auctions.length === 0 && !hasMore ? (
         <div className="empty card">
           <h2>No Auctions Yet</h2>
           <p>Put your first item up for auction and watch the bids come in.</p>
@@ -119,6 +122,14 @@ export const MyAuctionsPage = () => {
             </li>
           ))}
         </ul>
+      )}
+      {!loading && (
+        <LoadMore
+          hasMore={hasMore}
+          loading={loadingMore}
+          onMore={loadMore}
+          sentinel={sentinelRef}
+        />
       )}
       {deleting ? (
         <Confirm

@@ -7,7 +7,24 @@ import { unreadCount, useNotifications } from './store';
 /** The header bell: unread badge, and a panel to mark all read or clear all (spec §2, §4). */
 export const NotificationBell = () => {
   const { items, open, toggle, close, fetch, markAllRead, clearAll } = useNotifications();
+  const { nextCursor, loadingMore, loadMore } = useNotifications();
   const root = useRef<HTMLDivElement>(null);
+  const list = useRef<HTMLUListElement>(null);
+  const sentinel = useRef<HTMLLIElement>(null);
+
+  // Older notifications load as the list is scrolled to its end.
+  useEffect(() => {
+    const end = sentinel.current;
+    if (!open || !end || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) void loadMore();
+      },
+      { root: list.current, rootMargin: '0px 0px 120px 0px' },
+    );
+    observer.observe(end);
+    return () => observer.disconnect();
+  }, [open, nextCursor, loadMore]);
   const unread = unreadCount(items);
 
   useEffect(() => {
@@ -70,13 +87,25 @@ export const NotificationBell = () => {
           {items.length === 0 ? (
             <p className="bell-empty">No notifications</p>
           ) : (
-            <ul className="bell-list">
+            <ul className="bell-list" ref={list}>
               {items.map((item) => (
                 <li key={item._id} className={item.isRead ? 'read' : 'unread'}>
                   <p>{item.message}</p>
                   <time dateTime={item.timestamp}>{formatDateTime(item.timestamp)}</time>
                 </li>
               ))}
+              {nextCursor !== null && (
+                <li ref={sentinel} className="bell-more">
+                  <button
+                    type="button"
+                    className="link-button"
+                    disabled={loadingMore}
+                    onClick={() => void loadMore()}
+                  >
+                    {loadingMore ? 'Loading…' : 'Load older notifications'}
+                  </button>
+                </li>
+              )}
             </ul>
           )}
         </section>
