@@ -59,6 +59,8 @@ it(`every acknowledged bid survives ${ROUNDS} SIGKILLs; overdue auctions close; 
       RATE_LIMIT_LOGIN: LIMIT,
       RATE_LIMIT_SIGNUP: LIMIT,
       RATE_LIMIT_BIDS: LIMIT,
+      RATE_LIMIT_AUCTIONS: LIMIT,
+      RATE_LIMIT_AUCTIONS_PER_ADDRESS: LIMIT,
     }));
   const server = { client: () => new TestClient(base) };
 
@@ -73,6 +75,10 @@ it(`every acknowledged bid survives ${ROUNDS} SIGKILLs; overdue auctions close; 
   const seller = await signUpAndLogIn(server);
   const bidders: TestUser[] = [];
   for (let i = 0; i < BIDDERS; i++) bidders.push(await signUpAndLogIn(server));
+  // Lists auctions while the server is killed: every acknowledged one must be listed once.
+  const lister = await signUpAndLogIn(server);
+  const listed = new Set<string>();
+  let listingsInDoubt = 0;
   for (let i = 0; i < 2; i++) {
     const id = await createAuctionOverHttp(seller.client, { title: `Long lot ${i}` });
     lots.push({ id, endsAt: Date.now() + 86_400_000, known: 99 });
@@ -120,6 +126,30 @@ it(`every acknowledged bid survives ${ROUNDS} SIGKILLs; overdue auctions close; 
         }
       }
     });
+    const listing = (async () => {
+      for (let n = 0; !killed; n++) {
+        let res;
+        try {
+          res = await lister.client.post('/api/v1/auction/createAuction', {
+            json: {
+              title: `Listing ${round}.${n}`,
+              description: 'Created while the server may be killed',
+              category: 'antiques',
+              startingPrice: 100,
+              auctionDate: new Date(Date.now() + 86_400_000).toISOString(),
+            },
+          });
+        } catch (error) {
+          if (killed) listingsInDoubt++;
+          else failures.push(`create failed while the server ran: ${String(error)}`);
+          return;
+        }
+        if (res.status === 201) listed.add(res.body.auction._id);
+        else failures.push(`create answered ${res.status} ${JSON.stringify(res.body)}`);
+        await sleep(25);
+      }
+    })();
+    bidding.push(listing);
     await sleep(killAfter);
     killed = true;
     await child.stop('SIGKILL');
@@ -189,6 +219,29 @@ it(`every acknowledged bid survives ${ROUNDS} SIGKILLs; overdue auctions close; 
       else expect(view.status).toBe('Live');
     }
     expectAcknowledgedStoredOnce(acked, storedBids);
+
+    // Paging through the lists after the crashes: every acknowledged auction exactly once.
+    const pageThrough = async (client: TestClient, path: string): Promise<string[]> => {
+      const seen: string[] = [];
+      let cursor = '';
+      for (let pages = 0; pages < 1000; pages++) {
+        const res = await client.get(`${path}?limit=7&cursor=${encodeURIComponent(cursor)}`);
+        expect(res.status).toBe(200);
+        seen.push(...(res.body.auctions as AuctionView[]).map((auction) => auction._id));
+        if (res.body.nextCursor === null) return seen;
+        cursor = res.body.nextCursor as string;
+      }
+      throw new Error(`${path}: more than 1000 pages`);
+    };
+    expect(listed.size).toBeGreaterThan(0);
+    const mine = await pageThrough(lister.client, '/api/v1/auction/getAuctions');
+    expect(new Set(mine).size).toBe(mine.length);
+    expect([...listed].filter((id) => !mine.includes(id))).toEqual([]);
+    expect(mine.length - listed.size).toBeLessThanOrEqual(listingsInDoubt);
+    const live = await pageThrough(server.client(), '/api/v1/auction/fetchAllAuctions');
+    expect(new Set(live).size).toBe(live.length);
+    const liveLots = lots.filter((lot) => lot.endsAt > Date.now() + 60_000).map((lot) => lot.id);
+    expect([...listed, ...liveLots].filter((id) => !live.includes(id))).toEqual([]);
     expect(inDoubtStored).toBeLessThanOrEqual(inDoubt);
     console.log(
       JSON.stringify({
@@ -199,6 +252,8 @@ it(`every acknowledged bid survives ${ROUNDS} SIGKILLs; overdue auctions close; 
         acknowledged: acked.size,
         inDoubt,
         inDoubtStored,
+        listed: listed.size,
+        listingsInDoubt,
       }),
     );
   } finally {

@@ -57,7 +57,7 @@ const operationsOf = (doc: {
   );
 
 // Placeholders resolved when the request is sent, from what exists by then.
-type PoolName = 'auction' | 'bid' | 'user' | 'category';
+type PoolName = 'auction' | 'bid' | 'user' | 'category' | 'cursor';
 class Known {
   constructor(
     readonly pool: PoolName,
@@ -72,6 +72,7 @@ const known: fc.Arbitrary<Known> = fc.oneof(
   knownIn('bid'),
   knownIn('user'),
   knownIn('category'),
+  knownIn('cursor'),
 );
 /** What an input of this name usually holds, so that many requests get past validation. */
 const POOL_OF: Readonly<Record<string, PoolName>> = {
@@ -80,6 +81,8 @@ const POOL_OF: Readonly<Record<string, PoolName>> = {
   id: 'auction',
   bidId: 'bid',
   category: 'category',
+  // The nextCursor of a page some list answered (any list: another list's is a 400).
+  cursor: 'cursor',
 };
 
 const hostileStrings = fc.constantFrom(
@@ -177,6 +180,13 @@ const fromSchema = (schema: JsonSchema, name = '', depth = 0): fc.Arbitrary<Json
   if ('const' in schema) return fc.constant(schema.const);
   if (Array.isArray(schema.anyOf))
     return fc.oneof(...(schema.anyOf as JsonSchema[]).map((s) => fromSchema(s, name, depth + 1)));
+  // A page cursor: one some list answered, the first page (empty), or made up.
+  if (name === 'cursor' && schema.type === 'string')
+    return fc.oneof(
+      { weight: 3, arbitrary: knownIn('cursor') },
+      { weight: 3, arbitrary: fc.constant('') },
+      { weight: 1, arbitrary: fc.string({ maxLength: 60 }) },
+    );
   const pool = POOL_OF[name];
   if (pool && schema.type === 'string')
     return fc.oneof(
@@ -384,7 +394,7 @@ const requestFor = (op: DocOperation): fc.Arbitrary<FuzzRequest> => {
           ),
         ),
       ),
-      fc.array(fc.tuple(fc.constantFrom(...EXTRA_KEYS, 'limit', 'type'), hostileValue), {
+      fc.array(fc.tuple(fc.constantFrom(...EXTRA_KEYS, 'limit', 'type', 'cursor'), hostileValue), {
         maxLength: 2,
       }),
     )
@@ -445,7 +455,13 @@ let server: TestServer;
 let provider: OidcProvider;
 let accountsDb: Database.Database;
 let sessionsDb: Database.Database;
-const pools: Record<PoolName, string[]> = { auction: [], bid: [], user: [], category: [] };
+const pools: Record<PoolName, string[]> = {
+  auction: [],
+  bid: [],
+  user: [],
+  category: [],
+  cursor: [],
+};
 const actors = new Map<'alice' | 'bob' | 'carol', TestUser>();
 let guest: TestClient;
 let operations: DocOperation[] = [];
@@ -578,6 +594,8 @@ const remember = (res: TestResponse) => {
   if (body.auction?._id) pools.auction.push(body.auction._id);
   if (body.newBid?._id) pools.bid.push(body.newBid._id);
   if (body.category?._id) pools.category.push(body.category._id);
+  const { nextCursor } = body as { nextCursor?: unknown };
+  if (typeof nextCursor === 'string' && pools.cursor.length < 200) pools.cursor.push(nextCursor);
 };
 
 beforeAll(async () => {
