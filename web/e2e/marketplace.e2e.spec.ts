@@ -217,6 +217,38 @@ describe('a day on the marketplace, in a real browser', () => {
     await expect(liveList(rival.page).getByText('Bob Bidder')).toBeHidden();
   });
 
+  test('a cancelled auction says so, with no countdown, no bid form and nobody leading', async () => {
+    const { page } = bidder;
+    onScreen = page;
+    const auctionId = await createAuctionThroughApi(seller.page, server.url, {
+      title: `Cancelled lamp ${Date.now().toString(36)}`,
+      description: 'Withdrawn by the seller',
+      category: 'antiques',
+      startingPrice: 100,
+      endsAt: new Date(Date.now() + 9 * 86_400_000),
+    });
+    const bid = await page.request.post('/api/v1/bid/placeBid', {
+      headers: { Origin: server.url },
+      data: { productId: auctionId, bidAmount: 120 },
+    });
+    vitestExpect(bid.status()).toBe(201);
+    await page.goto(`/auction/${auctionId}`);
+    await expect(page.getByRole('timer', { name: 'Time left' })).toBeVisible();
+    const cancelled = await seller.page.request.delete(
+      `/api/v1/auction/deleteAuction/${auctionId}`,
+      { headers: { Origin: server.url } },
+    );
+    vitestExpect(cancelled.status()).toBe(200);
+
+    await page.reload();
+    await expect(page.getByText('This auction was cancelled by the seller.')).toBeVisible();
+    await expect(page.getByRole('timer', { name: 'Time left' })).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Place Bid' })).toBeHidden();
+    await expect(page.getByText(/^(Ends|Ended) /)).toBeHidden();
+    await expect(liveList(page).getByRole('listitem').first()).toContainText('Bob Bidder');
+    await expect(liveList(page).getByText('Highest')).toBeHidden();
+  });
+
   test('search and the category filter narrow all auctions', async () => {
     const { page } = rival;
     onScreen = page;

@@ -175,6 +175,7 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
   const auctionId = auction._id;
   const remaining = remainingUntil(auction.auctionEndTime, now);
   const isLive = auction.status === 'Live';
+  const cancelled = auction.status === 'Cancelled';
   const biddingOpen = isLive && remaining.totalMs > 0;
   const closingSoon = isLive && remaining.totalMs > 0 && remaining.totalMs <= DAY_MS;
   const userId = user?._id ?? null;
@@ -324,20 +325,28 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
               ) : (
                 <p className="price-note">No Bid Placed Yet!</p>
               )}
-              <p className="price-note">{auction.bids.length} bids are live</p>
+              <p className="price-note">
+                {auction.bids.length} {cancelled ? 'bids were placed' : 'bids are live'}
+              </p>
             </section>
             <section className="price-card price-card-current" aria-labelledby="current-bid-label">
               <p id="current-bid-label" className="price-label">
                 Current Bid
               </p>
               <p className="price-value">{formatMoney(auction.currentBid)}</p>
-              <p className="price-note">
-                {biddingOpen ? 'Ends' : 'Ended'}{' '}
-                <time dateTime={auction.auctionEndTime}>
-                  {formatDateTime(auction.auctionEndTime)}
-                </time>
-              </p>
-              <Countdown endsAt={auction.auctionEndTime} now={now} />
+              {cancelled ? (
+                <p className="price-note">Cancelled</p>
+              ) : (
+                <>
+                  <p className="price-note">
+                    {biddingOpen ? 'Ends' : 'Ended'}{' '}
+                    <time dateTime={auction.auctionEndTime}>
+                      {formatDateTime(auction.auctionEndTime)}
+                    </time>
+                  </p>
+                  <Countdown endsAt={auction.auctionEndTime} now={now} />
+                </>
+              )}
             </section>
           </div>
 
@@ -353,7 +362,7 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
           )}
 
           <div className="detail-actions">
-            {isSeller ? (
+            {cancelled ? null : isSeller ? (
               <p className="muted bid-reason">This is your auction, so you cannot bid on it.</p>
             ) : biddingOpen ? (
               <>
@@ -414,7 +423,7 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
           highlighted={highlighted}
           userId={userId}
           canChange={biddingOpen}
-          topLabel={auction.status === 'Sold' ? 'Winning bid' : 'Highest'}
+          topLabel={auction.status === 'Sold' ? 'Winning bid' : cancelled ? null : 'Highest'}
           onEdit={startEdit}
           onDelete={startDelete}
         />

@@ -12,7 +12,8 @@ interface BidListProps {
   /** Whether the owner of a bid may still edit or delete it (the auction is open). */
   canChange: boolean;
   /** The badge of the top bid: 'Highest' while bidding, 'Winning bid' once sold. */
-  topLabel: string;
+  /** The first bid's badge; none on a cancelled auction, where nobody leads. */
+  topLabel: string | null;
   onEdit: (bid: BidView) => void;
   onDelete: (bid: BidView) => void;
 }
@@ -48,7 +49,9 @@ export const BidList = memo(function BidList({
               <p className="bid-name">
                 {name}
                 {own && <span className="badge badge-brand">You</span>}
-                {index === 0 && <span className="badge badge-green">{topLabel}</span>}
+                {index === 0 && topLabel !== null && (
+                  <span className="badge badge-green">{topLabel}</span>
+                )}
               </p>
               <time className="bid-time" dateTime={bid.createdAt}>
                 {formatDateTime(bid.createdAt)}
