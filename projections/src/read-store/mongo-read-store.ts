@@ -14,7 +14,13 @@ import type {
   Filter,
   WriteError,
 } from 'mongodb';
-import { caseVariants, checkAfter } from './query-semantics';
+import {
+  type AfterRun,
+  type PlaceKey,
+  afterRuns,
+  caseVariants,
+  checkAfter,
+} from './query-semantics';
 import {
   indexesOf,
   reservedCollectionNames,
@@ -22,7 +28,6 @@ import {
   type Condition,
   type Doc,
   type FindOptions,
-  type IndexValue,
   type ReadStore,
   type Where,
   type Write,
@@ -336,18 +341,27 @@ export class MongoReadStore implements ReadStore {
   async find(collection: string, options: FindOptions = {}): Promise<Doc[]> {
     checkAfter(options);
     const where = this.filter(collection, options.where);
-    const after = this.after(collection, options);
-    const filter = after ? { $and: [where, after] } : where;
     const sort: Record<string, 1 | -1> = {};
     for (const { field, direction } of options.orderBy ?? []) {
       sort[this.indexed(collection, field)] = direction === 'asc' ? 1 : -1;
     }
     sort._id ??= 1;
-    // MongoDB reads a limit of 0 as no limit at all.
-    if (options.limit === 0) return [];
-    const cursor = this.collection(collection).find(filter, { sort });
-    if (options.limit !== undefined) cursor.limit(options.limit);
-    return cursor.toArray();
+    const select = async (filter: Filter<StoredDoc>, limit: number | undefined) => {
+      // MongoDB reads a limit of 0 as no limit at all.
+      if (limit === 0) return [];
+      const cursor = this.collection(collection).find(filter, { sort });
+      if (limit !== undefined) cursor.limit(limit);
+      return cursor.toArray();
+    };
+    if (!options.after) return select(where, options.limit);
+    // The runs after the place, in order, each an index range, until the limit is filled.
+    const found: Doc[] = [];
+    for (const run of afterRuns(options.orderBy ?? [], options.after)) {
+      const left = options.limit === undefined ? undefined : options.limit - found.length;
+      if (left !== undefined && left <= 0) break;
+      found.push(...(await select({ $and: [where, this.afterRun(collection, run)] }, left)));
+    }
+    return found;
   }
 
   async count(collection: string, where?: Where): Promise<number> {
@@ -547,29 +561,34 @@ export class MongoReadStore implements ReadStore {
     return filter;
   }
 
-  /** The documents after `options.after` in the order (see the SQLite store's `after`). */
-  private after(collection: string, options: FindOptions): Filter<StoredDoc> | undefined {
-    const { after } = options;
-    if (!after) return undefined;
-    const keys = (options.orderBy ?? []).map(({ field, direction }, i) => ({
-      key: this.indexed(collection, field),
-      direction,
-      value: after.values[i] ?? null,
-    }));
-    keys.push({ key: '_id', direction: 'asc', value: after.id });
-    const beyond = (key: string, direction: 'asc' | 'desc', value: IndexValue) => {
-      if (value === null) return direction === 'asc' ? { [key]: { $ne: null } } : undefined;
-      return direction === 'asc'
-        ? { [key]: { $gt: value } }
-        : { $or: [{ [key]: { $lt: value } }, { [key]: null }] };
+  /** One run of the documents after a place (`afterRuns`) as a filter. */
+  private afterRun(collection: string, run: AfterRun): Filter<StoredDoc> {
+    const key = (field: string) => this.indexed(collection, field);
+    const { lead } = run;
+    const leadKey = key(lead.field);
+    const bounds: Record<AfterRun['lead']['bound'], Filter<StoredDoc>> = {
+      atLeast: { [leadKey]: { $gte: lead.value } },
+      atMost: { [leadKey]: { $lte: lead.value } },
+      null: { [leadKey]: null },
+      notNull: { [leadKey]: { $ne: null } },
     };
-    const alternatives = keys.flatMap((key, k) => {
-      const next = beyond(key.key, key.direction, key.value);
+    if (!run.keys) return bounds[lead.bound];
+    const keys = run.keys;
+    const beyond = ({ field, direction, value }: PlaceKey): Filter<StoredDoc> | undefined => {
+      const k = key(field);
+      if (value === null) return direction === 'asc' ? { [k]: { $ne: null } } : undefined;
+      return direction === 'asc'
+        ? { [k]: { $gt: value } }
+        : { $or: [{ [k]: { $lt: value } }, { [k]: null }] };
+    };
+    const alternatives = keys.flatMap((place, k) => {
+      const next = beyond(place);
       if (!next) return [];
-      const equal = keys.slice(0, k).map((prior) => ({ [prior.key]: prior.value }));
+      const equal = keys.slice(0, k).map((prior) => ({ [key(prior.field)]: prior.value }));
       return [equal.length === 0 ? next : { $and: [...equal, next] }];
     });
-    return { $or: alternatives };
+    // Never empty: the keys end with `_id`, never null.
+    return { $and: [bounds[lead.bound], { $or: alternatives }] };
   }
 
   private spec(collection: string): CollectionSpec {

@@ -208,3 +208,55 @@ export const checkAfter = (options: FindOptions): void => {
     throw new Error(`after has ${after.values.length} values for ${orderBy.length} orderBy fields`);
   }
 };
+
+/** One key of the order at a place: a field (or `_id`), its direction, the place's value. */
+export interface PlaceKey {
+  readonly field: string;
+  readonly direction: 'asc' | 'desc';
+  readonly value: IndexValue;
+}
+
+/**
+ * A run of the documents after a place: those with the leading field within `lead` and, when
+ * `keys` is given, after the place on those keys (after on the first, or equal on it and after
+ * on the next, and so on). Every document of one run comes before every document of the next.
+ */
+export interface AfterRun {
+  readonly lead: {
+    readonly field: string;
+    readonly bound: 'atLeast' | 'atMost' | 'null' | 'notNull';
+    readonly value: IndexValue;
+  };
+  readonly keys?: readonly PlaceKey[];
+}
+
+/**
+ * The documents after `after` in the order, as runs an index on the leading field can seek to:
+ * a range from the place's value (nulls apart, since they sort lowest), then the nulls or the
+ * non-nulls that follow. Adapters query the runs in turn until the limit is filled, so a page
+ * deep in a list costs what the first does.
+ */
+export const afterRuns = (
+  orderBy: NonNullable<FindOptions['orderBy']>,
+  after: FindAfter,
+): AfterRun[] => {
+  const keys: PlaceKey[] = orderBy.map(({ field, direction }, i) => ({
+    field,
+    direction,
+    value: after.values[i] ?? null,
+  }));
+  keys.push({ field: '_id', direction: 'asc', value: after.id });
+  const [first, ...rest] = keys as [PlaceKey, ...PlaceKey[]];
+  const { field, direction, value } = first;
+  if (value !== null) {
+    if (direction === 'asc') return [{ lead: { field, bound: 'atLeast', value }, keys }];
+    return [
+      { lead: { field, bound: 'atMost', value }, keys },
+      { lead: { field, bound: 'null', value: null } },
+    ];
+  }
+  const nulls: AfterRun = { lead: { field, bound: 'null', value: null }, keys: rest };
+  return direction === 'asc'
+    ? [nulls, { lead: { field, bound: 'notNull', value: null } }]
+    : [nulls];
+};

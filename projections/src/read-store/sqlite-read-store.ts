@@ -11,7 +11,7 @@ import {
   type Where,
   type Write,
 } from './read-store';
-import { checkAfter, fold } from './query-semantics';
+import { type AfterRun, type PlaceKey, afterRuns, checkAfter, fold } from './query-semantics';
 
 export interface SqliteReadStoreOptions {
   /** Database file (created when missing), or `:memory:`. */
@@ -195,12 +195,7 @@ export class SqliteReadStore implements ReadStore {
   find(collection: string, options: FindOptions = {}): Promise<Doc[]> {
     return attempt(() => {
       checkAfter(options);
-      const where = this.where(collection, options.where);
-      const after = this.after(collection, options);
-      const clause = after
-        ? `${where.clause ? `${where.clause} AND` : ' WHERE'} ${after.clause}`
-        : where.clause;
-      const params = after ? [...where.params, ...after.params] : where.params;
+      const table = this.table(collection);
       const order = (options.orderBy ?? [])
         .map(
           ({ field, direction }) =>
@@ -208,10 +203,25 @@ export class SqliteReadStore implements ReadStore {
         )
         .concat('id ASC')
         .join(', ');
-      const limit = options.limit === undefined ? '' : ' LIMIT ?';
-      if (options.limit !== undefined) params.push(options.limit);
-      const sql = `SELECT id, position, doc FROM ${this.table(collection)}${clause} ORDER BY ${order}${limit}`;
-      return (this.statement(sql).all(...params) as Row[]).map(decode);
+      const select = (extra: { clause: string; params: unknown[] } | undefined, limit?: number) => {
+        const where = this.where(collection, options.where);
+        const clause = extra
+          ? `${where.clause ? `${where.clause} AND` : ' WHERE'} ${extra.clause}`
+          : where.clause;
+        const params = extra ? [...where.params, ...extra.params] : where.params;
+        if (limit !== undefined) params.push(limit);
+        const sql = `SELECT id, position, doc FROM ${table}${clause} ORDER BY ${order}${limit === undefined ? '' : ' LIMIT ?'}`;
+        return (this.statement(sql).all(...params) as Row[]).map(decode);
+      };
+      if (!options.after) return select(undefined, options.limit);
+      // The runs after the place, in order, each an index range, until the limit is filled.
+      const found: Doc[] = [];
+      for (const run of afterRuns(options.orderBy ?? [], options.after)) {
+        const left = options.limit === undefined ? undefined : options.limit - found.length;
+        if (left !== undefined && left <= 0) break;
+        found.push(...select(this.afterRun(collection, run), left));
+      }
+      return found;
     });
   }
 
@@ -370,40 +380,41 @@ export class SqliteReadStore implements ReadStore {
     return { clause: parts.length > 0 ? ` WHERE ${parts.join(' AND ')}` : '', params };
   }
 
-  /**
-   * The documents after `options.after` in the order: after it on the first field, or equal on
-   * it and after on the next, and so on to `id`. Nulls are lowest (first ascending, last
-   * descending). The first field's bound comes first, so an index on it narrows the scan.
-   */
-  private after(
-    collection: string,
-    options: FindOptions,
-  ): { clause: string; params: unknown[] } | undefined {
-    const { after } = options;
-    if (!after) return undefined;
-    const keys = (options.orderBy ?? []).map(({ field, direction }, i) => ({
-      col: this.indexed(collection, field),
-      direction,
-      value: after.values[i] ?? null,
-    }));
-    keys.push({ col: 'id', direction: 'asc', value: after.id });
+  /** One run of the documents after a place (`afterRuns`) as SQL. */
+  private afterRun(collection: string, run: AfterRun): { clause: string; params: unknown[] } {
     const params: unknown[] = [];
-    const equal = (col: string, value: IndexValue): string => {
-      if (value === null) return `${col} IS NULL`;
-      params.push(toParam(value));
-      return `${col} = ?`;
+    const col = (field: string) => this.indexed(collection, field);
+    const value = (v: IndexValue) => {
+      params.push(toParam(v));
+      return '?';
     };
-    const beyond = (col: string, direction: 'asc' | 'desc', value: IndexValue): string => {
-      if (value === null) return direction === 'asc' ? `${col} IS NOT NULL` : '0';
-      params.push(toParam(value));
-      return direction === 'asc' ? `${col} > ?` : `(${col} < ? OR ${col} IS NULL)`;
-    };
-    const alternatives = keys.map((key, k) =>
-      [...keys.slice(0, k).map((prior) => equal(prior.col, prior.value))]
-        .concat(beyond(key.col, key.direction, key.value))
-        .join(' AND '),
-    );
-    return { clause: `(${alternatives.map((a) => `(${a})`).join(' OR ')})`, params };
+    const { lead } = run;
+    const parts = [
+      lead.bound === 'atLeast'
+        ? `${col(lead.field)} >= ${value(lead.value)}`
+        : lead.bound === 'atMost'
+          ? `${col(lead.field)} <= ${value(lead.value)}`
+          : `${col(lead.field)} IS ${lead.bound === 'null' ? '' : 'NOT '}NULL`,
+    ];
+    if (run.keys) {
+      const equal = (key: PlaceKey): string =>
+        key.value === null
+          ? `${col(key.field)} IS NULL`
+          : `${col(key.field)} = ${value(key.value)}`;
+      const beyond = (key: PlaceKey): string => {
+        const c = col(key.field);
+        if (key.value === null) return key.direction === 'asc' ? `${c} IS NOT NULL` : '0';
+        return key.direction === 'asc'
+          ? `${c} > ${value(key.value)}`
+          : `(${c} < ${value(key.value)} OR ${c} IS NULL)`;
+      };
+      const keys = run.keys;
+      const alternatives = keys.map((key, k) =>
+        [...keys.slice(0, k).map(equal), beyond(key)].join(' AND '),
+      );
+      parts.push(`(${alternatives.map((a) => `(${a})`).join(' OR ')})`);
+    }
+    return { clause: `(${parts.join(' AND ')})`, params };
   }
 
   private spec(collection: string): CollectionSpec {
