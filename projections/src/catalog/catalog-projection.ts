@@ -55,8 +55,13 @@ export type CatalogCategoryDoc = Doc & CatalogCategory;
 export const catalogAuctions: CollectionSpec = {
   name: 'catalog_auctions',
   indexes: ['status', 'sellerId', 'createdAt', 'title', 'categoryName'],
-  // Lists: Live newest first (title and category filtered on the way); a seller's, newest first.
-  compoundIndexes: [['status', 'createdAt'], ['sellerId', 'createdAt'], ['categoryName']],
+  // Lists, a page at a time: Live newest first (title filtered on the way), a category's Live
+  // newest first, a seller's newest first; auctions whose category is not named yet.
+  compoundIndexes: [
+    ['status', 'createdAt'],
+    ['sellerId', 'createdAt'],
+    ['categoryName', 'status', 'createdAt'],
+  ],
 };
 export const catalogBids: CollectionSpec = {
   name: 'catalog_bids',
