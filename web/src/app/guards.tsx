@@ -1,18 +1,9 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { Spinner } from '../components/status';
 import { useSession } from '../features/session/store';
+import { returnPath } from './return-path';
 
-const PROFILE = '/dashboard/my-profile';
-
-/** The protected page a visitor was sent away from, if it is one of ours (never `//host`). */
-export const returnPath = (state: unknown): string => {
-  const from = (state as { from?: unknown } | null)?.from;
-  return typeof from === 'string' && from.startsWith('/') && !from.startsWith('//')
-    ? from
-    : PROFILE;
-};
-
-/** Pages only for a logged-out visitor: a logged-in user goes to the profile (or back where a guard sent them from). */
+/** Pages only for a logged-out visitor: a logged-in user goes to the profile (or back to the auction they were bidding on). */
 export const GuestOnly = () => {
   const user = useSession((s) => s.user);
   const location = useLocation();

@@ -244,7 +244,8 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
   );
 
   const onPlaceClick = () => {
-    if (!user) return void navigate('/login');
+    // After the login, back here to bid.
+    if (!user) return void navigate('/login', { state: { from: `/auction/${auctionId}` } });
     setDialog({ kind: 'place' });
   };
 
