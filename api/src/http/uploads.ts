@@ -104,23 +104,27 @@ const streamingStorage = (
       });
       const stored = { url, size: bytes };
       // Not claimed by the time the answer ends (whatever the answer, even to a client already
-      // gone): nobody will reference it. Judged at `end`, not at the connection's close, so a
-      // route still running for a client that left keeps what it claims after.
+      // gone): nobody will reference it, and it is removed before the answer goes. Judged at
+      // `end`, not at the connection's close, so a route still running for a client that left
+      // keeps what it claims after.
       const res = req.res;
+      const claimed = () => (req as unknown as Record<symbol, boolean>)[CLAIMED] === true;
+      if (res?.writableEnded) {
+        // Answered meanwhile (a 408): the request goes no further, and neither does its image.
+        await store.remove(url).catch(() => undefined);
+        throw new DomainError(rejection('REQUEST_TIMEOUT'));
+      }
       if (res) {
-        const release = () => {
-          if (!(req as unknown as Record<symbol, boolean>)[CLAIMED])
-            store.remove(url).catch(() => undefined);
+        type End = (...args: unknown[]) => typeof res;
+        const end = res.end.bind(res) as End;
+        (res as unknown as { end: End }).end = (...args) => {
+          if (claimed()) return end(...args);
+          void store
+            .remove(url)
+            .catch(() => undefined)
+            .finally(() => end(...args));
+          return res;
         };
-        if (res.writableEnded) release();
-        else {
-          const end = res.end.bind(res) as (...args: unknown[]) => typeof res;
-          (res as unknown as { end: (...args: unknown[]) => typeof res }).end = (...args) => {
-            const ended = end(...args);
-            release();
-            return ended;
-          };
-        }
       }
       return stored;
     };
