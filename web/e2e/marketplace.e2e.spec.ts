@@ -87,6 +87,32 @@ describe('a day on the marketplace, in a real browser', () => {
     await expect(page.getByRole('button', { name: 'Log Out' })).toBeVisible();
   });
 
+  test('a refused sign-up shows one toast per cause and says under the e-mail that it is taken', async () => {
+    const { page } = rival;
+    onScreen = page;
+    await page.goto('/signup');
+    await page.getByLabel('First Name').fill('Carol');
+    await page.getByLabel('Last Name').fill('Rival');
+    await page.getByLabel('Email').fill(sellerAccount.email);
+    await page.getByLabel('Password', { exact: true }).fill(rivalAccount.password);
+    await page.getByLabel('Confirm Password').fill('Different123');
+    const submit = page.getByRole('button', { name: 'Create Account', exact: true });
+    for (let i = 0; i < 5; i++) await submit.click();
+    const toasts = (text: string) => page.locator('.Toastify__toast').filter({ hasText: text });
+    await expect(toasts('Please agree to the terms and conditions')).toHaveCount(1);
+    await expect(toasts('Passwords do not match')).toHaveCount(1);
+
+    await page.getByLabel('Confirm Password').fill(rivalAccount.password);
+    await page.getByLabel('I agree to the terms and conditions').check();
+    for (let i = 0; i < 3; i++) {
+      await submit.click();
+      await expect(page.getByText('An account with this email already exists')).toBeVisible();
+    }
+    await expect(toasts('Cannot Sign Up Right Now!!')).toHaveCount(1);
+    await page.getByLabel('Email').fill(rivalAccount.email);
+    await expect(page.getByText('An account with this email already exists')).toBeHidden();
+  });
+
   test('the seller creates a category', async () => {
     const { page } = seller;
     onScreen = page;

@@ -1,10 +1,21 @@
-import { type Id, toast } from 'react-toastify';
+import { type Id, type TypeOptions, toast } from 'react-toastify';
+
+/**
+ * One toast per cause: a message already on screen is shown again in place (its timer restarted),
+ * never stacked, so a form submitted five times with the same mistake shows it once.
+ */
+const once = (type: TypeOptions, message: string): Id => {
+  const toastId = `${type}:${message}`;
+  if (toast.isActive(toastId)) toast.update(toastId, { render: message, type, autoClose: 5000 });
+  else toast(message, { type, toastId });
+  return toastId;
+};
 
 /** Every toast the app raises goes through here (spec §8: top-right, 5000 ms, the spec's texts). */
 export const notify = {
-  success: (message: string) => toast.success(message),
-  error: (message: string) => toast.error(message),
-  info: (message: string) => toast.info(message),
+  success: (message: string) => once('success', message),
+  error: (message: string) => once('error', message),
+  info: (message: string) => once('info', message),
 };
 
 /**
@@ -13,9 +24,31 @@ export const notify = {
  */
 export const withLoadingToast = async <T>(
   run: () => Promise<T>,
-  outcome: { success: string | ((result: T) => string); failure: (error: unknown) => string },
+  outcome: {
+    success: string | ((result: T) => string);
+    failure: (error: unknown) => string;
+    /**
+     * One toast for every call of the same action: a new attempt takes over the last one's toast
+     * instead of adding another (a form submitted again after a failure).
+     */
+    key?: string;
+  },
 ): Promise<T | undefined> => {
-  const id: Id = toast.loading('Loading...');
+  const key = outcome.key;
+  let id: Id;
+  if (key !== undefined && toast.isActive(key)) {
+    id = key;
+    toast.update(id, {
+      render: 'Loading...',
+      type: 'default',
+      isLoading: true,
+      autoClose: false,
+      closeOnClick: false,
+      closeButton: false,
+    });
+  } else {
+    id = toast.loading('Loading...', key === undefined ? {} : { toastId: key });
+  }
   const settle = (type: 'success' | 'error', render: string) =>
     toast.update(id, {
       render,

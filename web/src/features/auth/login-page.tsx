@@ -43,6 +43,7 @@ export const LoginPage = () => {
   const onValid = async ({ email, password }: LoginForm) => {
     setLoading(true);
     const result = await withLoadingToast(() => sessionApi.login(email, password), {
+      key: 'login',
       success: 'Logged In',
       failure: (error) => refusalMessage(error, [429]) ?? 'Login Failed',
     });

@@ -11,10 +11,8 @@ import { GoogleButton } from './google-button';
 import { SignupForm } from './schemas';
 import './auth.css';
 
-const signupFailure = (error: unknown): string => {
-  if (error instanceof ApiError && error.status === 0) return 'Something went wrong';
-  return refusalMessage(error, [400, 409, 413, 415, 429]) ?? 'Cannot Sign Up Right Now!!';
-};
+/** The spec's one toast for a failed sign-up; the reason is shown in the form, where it helps. */
+const SIGNUP_FAILED = 'Cannot Sign Up Right Now!!';
 
 const PersonIcon = () => (
   <svg width="40" height="40" viewBox="0 0 24 24" fill="currentColor" aria-hidden="true">
@@ -27,9 +25,13 @@ export const SignupPage = () => {
   const navigate = useNavigate();
   const setLoading = useSession((s) => s.setLoading);
   const [photo, setPhoto] = useState<File | null>(null);
+  // Why the server refused the last attempt, when it is not about the e-mail (shown under it).
+  const [refusal, setRefusal] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
+    setError,
+    clearErrors,
     formState: { errors, isSubmitting },
   } = useForm<SignupForm>({
     resolver: zodResolver(SignupForm),
@@ -58,13 +60,26 @@ export const SignupPage = () => {
     form.set('confirmPassword', values.confirmPassword);
     form.set('role', 'User');
     if (photo) form.set('image', photo);
+    setRefusal(null);
     setLoading(true);
+    let failure: unknown;
     const result = await withLoadingToast(() => sessionApi.signup(form), {
+      key: 'signup',
       success: 'Sign Up Successful',
-      failure: signupFailure,
+      failure: (error) => {
+        failure = error;
+        return SIGNUP_FAILED;
+      },
     });
     setLoading(false);
-    if (result) void navigate('/login', { state: { email: values.email } });
+    if (result) {
+      void navigate('/login', { state: { email: values.email } });
+      return;
+    }
+    const reason = refusalMessage(failure, [400, 409, 413, 415, 429]);
+    if (failure instanceof ApiError && failure.status === 409 && reason)
+      setError('email', { type: 'server', message: reason }, { shouldFocus: true });
+    else setRefusal(reason);
   };
 
   const error = (key: keyof SignupForm) => errors[key]?.message;
@@ -84,8 +99,14 @@ export const SignupPage = () => {
             id="signup-photo"
             label="Profile Photo"
             file={photo}
-            onSelect={setPhoto}
-            onRemove={() => setPhoto(null)}
+            onSelect={(file) => {
+              setPhoto(file);
+              setRefusal(null);
+            }}
+            onRemove={() => {
+              setPhoto(null);
+              setRefusal(null);
+            }}
             previewAlt="Your profile photo"
             round
             hint="Optional. JPEG, PNG, WebP or GIF, max 10MB."
@@ -114,7 +135,12 @@ export const SignupPage = () => {
               type="email"
               autoComplete="email"
               {...fieldAria('signup-email', error('email'))}
-              {...register('email')}
+              {...register('email', {
+                // The server's "already exists" goes once the address it was about is changed.
+                onChange: () => {
+                  if (errors.email?.type === 'server') clearErrors('email');
+                },
+              })}
             />
           </Field>
           <div className="field-row">
@@ -155,6 +181,11 @@ export const SignupPage = () => {
               </p>
             ) : null}
           </div>
+          {refusal ? (
+            <p className="alert alert-danger" role="alert">
+              {refusal}
+            </p>
+          ) : null}
           <button type="submit" className="btn btn-primary btn-block" disabled={isSubmitting}>
             {isSubmitting ? 'Creating account...' : 'Create Account'}
           </button>

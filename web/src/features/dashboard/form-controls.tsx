@@ -139,7 +139,8 @@ export const ImagePicker = ({
           onChange={(event) => {
             const chosen = event.target.files?.[0];
             event.target.value = '';
-            if (!chosen) return;
+            // Nothing chosen (the chooser was cancelled or cleared): no choice left to complain of.
+            if (!chosen) return setError(null);
             const problem = imageProblem(chosen);
             setError(problem);
             if (!problem) onSelect(chosen);
