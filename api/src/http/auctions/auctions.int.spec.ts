@@ -493,14 +493,28 @@ describe('PATCH /editAuction/:id', () => {
   });
 
   it.each([
-    ['no title', { title: undefined }, 'Title is required'],
+    ['an empty title', { title: ' ' }, 'Title is required'],
     ['no description', { description: ' ' }, 'Description is required'],
-    ['no starting price', { startingPrice: undefined }, 'Starting price is required'],
+    ['an empty starting price', { startingPrice: '' }, 'Starting price is required'],
     ['a word as starting price', { startingPrice: 'abc' }, 'Starting price must be a number'],
     ['too low a starting price', { startingPrice: 50 }, 'Starting price must be at least $100'],
     ['three decimals', { startingPrice: 150.555 }, 'Amounts may have at most two decimals'],
-    ['no end date', { auctionEndTime: undefined }, 'Auction end date is required'],
-    ['a bad end date', { auctionEndTime: 'soon' }, 'Auction end date must be an ISO date-time'],
+    ['an empty end date', { auctionEndTime: '' }, 'Auction end date is required'],
+    [
+      'a bad end date',
+      { auctionEndTime: 'soon' },
+      'Auction end date must be a date (YYYY-MM-DD) or an ISO date-time',
+    ],
+    [
+      'a date that does not exist',
+      { auctionEndTime: '2027-02-30' },
+      'Auction end date must be a date (YYYY-MM-DD) or an ISO date-time',
+    ],
+    [
+      'a past end date alone',
+      { auctionEndTime: inDays(-2).slice(0, 10) },
+      'The auction end time must be in the future',
+    ],
     [
       'a past end date',
       { auctionEndTime: inDays(-2) },
@@ -520,6 +534,40 @@ describe('PATCH /editAuction/:id', () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ success: false, message });
     expect(await myAuction(auction._id)).toEqual(auction);
+  });
+
+  it('is a partial update: a body with only a title changes the title, an empty one nothing', async () => {
+    const auction = await createAuction(seller.client);
+    const path = `${A}/editAuction/${auction._id}`;
+    const titled = await seller.client.patch(path, { json: { title: 'Only the title' } });
+    expect(titled.status, JSON.stringify(titled.body)).toBe(200);
+    const edited = { ...auction, title: 'Only the title', revision: 1 };
+    expect(titled.body.auction).toEqual(edited);
+    const nothing = await seller.client.patch(path, { json: {} });
+    expect(nothing.status).toBe(200);
+    expect(await myAuction(auction._id)).toEqual(edited);
+    const form = await seller.client.patch(path, { form: formOf({ description: 'By form' }) });
+    expect(form.status).toBe(200);
+    expect(form.body.auction).toMatchObject({ title: 'Only the title', description: 'By form' });
+  });
+
+  it("takes a date alone as the end, at the current end's time of day", async () => {
+    const auction = await createAuction(seller.client);
+    const current: string = auction.auctionEndTime;
+    const date = inDays(9).slice(0, 10);
+    const res = await seller.client.patch(`${A}/editAuction/${auction._id}`, {
+      json: { auctionEndTime: date },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.auction.auctionEndTime).toBe(`${date}${current.slice(10)}`);
+
+    // The rules still hold: with bids, a date before the current end is refused.
+    await placeBid(auction._id, bidder.id, 200);
+    const earlier = await seller.client.patch(`${A}/editAuction/${auction._id}`, {
+      form: formOf({ auctionEndTime: inDays(5).slice(0, 10) }),
+    });
+    expect(earlier.status).toBe(409);
+    expect(earlier.body.message).toBe('The end time cannot move earlier once bids are placed');
   });
 
   it('replaces the image (removing the old file) and clears it with removeImage', async () => {

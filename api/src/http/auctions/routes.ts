@@ -28,8 +28,22 @@ import {
   CreateAuctionBody,
   CreateCategoryBody,
   EditAuctionBody,
+  type EndChange,
+  endOnDate,
 } from './schemas';
 import { releaseAuctionImages } from './images';
+
+/** The end an edit asks for: as sent, or the sent date at the current end's time of day. */
+const newEnd = (change: EndChange | undefined, current: string): string | undefined => {
+  if (change === undefined) return undefined;
+  if ('at' in change) return change.at;
+  const at = endOnDate(change.date, current);
+  if (at === undefined)
+    throw new DomainError(
+      rejection('VALIDATION_FAILED', undefined, 'Auction end date is out of range'),
+    );
+  return at;
+};
 
 const requireLogin: RequestHandler = (req, _res, next) => {
   currentUser(req);
@@ -163,6 +177,7 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
     const user = currentUser(req);
     const auction = await ownAuction(req, user.id);
     const input = parseInput(EditAuctionBody, req.body ?? {});
+    const endsAt = newEnd(input.auctionEndTime, auction.auctionEndTime);
     const uploaded = claimUpload(req);
     const image = uploaded ?? (input.removeImage ? null : undefined);
     const outcome = await send(
@@ -173,7 +188,7 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
           title: input.title,
           description: input.description,
           startingPrice: input.startingPrice,
-          endsAt: input.auctionEndTime,
+          endsAt,
           image,
         },
         metadata: commandMetadata(req, deps, user.id),

@@ -106,13 +106,48 @@ export const CreateAuctionBody = z.object(
   body,
 );
 
-/** Edit auction form: every field of the form is required; a new image or `removeImage` optional. */
+/** A new end: an instant, or a date alone, which keeps the current end's time of day (UTC). */
+export type EndChange = { readonly at: string } | { readonly date: string };
+
+const END_FORMAT = 'must be a date (YYYY-MM-DD) or an ISO date-time';
+
+const endTimeOrDate = (label: string) =>
+  present(isString, `${label} is required`, `${label} ${END_FORMAT}`).pipe(
+    z.union(
+      [
+        z.iso.date().transform((date): EndChange => ({ date })),
+        z.iso
+          .datetime({ offset: true })
+          .transform((value) => toIsoTime(Date.parse(value)))
+          .refine((at) => IsoTime.safeParse(at).success, `${label} is out of range`)
+          .transform((at): EndChange => ({ at })),
+      ],
+      { error: `${label} ${END_FORMAT}` },
+    ),
+  );
+
+/**
+ * `date` at the time of day of `current` (both UTC), the end a date-only edit means; undefined
+ * when that is not a time the product can hold.
+ */
+export const endOnDate = (date: string, current: string): string | undefined => {
+  const at = Date.parse(`${date}${current.slice(10)}`);
+  if (!Number.isFinite(at)) return undefined;
+  const iso = toIsoTime(at);
+  return IsoTime.safeParse(iso).success ? iso : undefined;
+};
+
+/**
+ * Edit auction (PATCH: a partial update): every field is optional, and an absent one stays as it
+ * is; a field that is sent must be valid (an empty title is refused, not cleared). The end may be a
+ * date alone, as the spec's edit form has it. A new image or `removeImage` optional.
+ */
 export const EditAuctionBody = z.object(
   {
-    title: text('Title', 200, undefined, 'title'),
-    description: text('Description', 5000, undefined, 'multiline'),
-    startingPrice,
-    auctionEndTime: endTime('Auction end date'),
+    title: text('Title', 200, undefined, 'title').optional(),
+    description: text('Description', 5000, undefined, 'multiline').optional(),
+    startingPrice: startingPrice.optional(),
+    auctionEndTime: endTimeOrDate('Auction end date').optional(),
     removeImage: flag,
   },
   body,
