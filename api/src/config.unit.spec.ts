@@ -108,4 +108,19 @@ describe('config', () => {
       'UPLOADS_IN_PROGRESS must be a whole number from 1 to 10000',
     );
   });
+
+  it('limits new auctions and uploads per user and per address, with defaults no real user meets', () => {
+    expect(loadConfig({})).toMatchObject({
+      RATE_LIMIT_AUCTIONS: 100,
+      RATE_LIMIT_AUCTIONS_PER_ADDRESS: 500,
+      RATE_LIMIT_UPLOADS: 200,
+      RATE_LIMIT_UPLOADS_PER_ADDRESS: 1000,
+      RATE_LIMIT_UPLOAD_MB: 1000,
+      RATE_LIMIT_UPLOAD_MB_PER_ADDRESS: 5000,
+    });
+    expect(loadConfig({ RATE_LIMIT_UPLOAD_MB: '3' }).RATE_LIMIT_UPLOAD_MB).toBe(3);
+    expect(() => loadConfig({ RATE_LIMIT_AUCTIONS: '0' })).toThrow(
+      'RATE_LIMIT_AUCTIONS must be a whole number from 1 to 1000000',
+    );
+  });
 });
