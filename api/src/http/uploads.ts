@@ -35,10 +35,15 @@ export interface UploadQuota {
 
 const NO_QUOTA: UploadQuota = { perImage: [], perMebibyte: [] };
 
-/** The first refusal of `hits`, counted in order: one refused is not counted by those after. */
+/**
+ * The first refusal of `hits`, counted in order: one refused is not counted by those after. A
+ * counter that fails (its store) is a store's failure, not the client's.
+ */
 const firstRefusal = async (hits: readonly QuotaHit[]): Promise<QuotaRefusal | undefined> => {
   for (const hit of hits) {
-    const refusal = await hit();
+    const refusal = await hit().catch((error: unknown) => {
+      throw new ImageStoreError(error);
+    });
     if (refusal) return refusal;
   }
   return undefined;
@@ -60,7 +65,7 @@ const CLAIMED = Symbol('upload claimed');
 
 /**
  * The URL of the image this request uploaded (or null), now the caller's to keep or remove. An
- * image nobody claims is removed once the response is sent or the connection is gone: a request
+ * image nobody claims by the time the answer ends is removed before the answer goes: a request
  * refused after its image was stored (a bad field, a 403) leaves nothing behind.
  */
 export const claimUpload = (req: Request): string | null => {
@@ -159,7 +164,7 @@ const UPLOAD_LIMITS = {
  * The optional `image` file of a multipart form, streamed into the image store as it arrives
  * (413 beyond 10 MB, 415 when its first bytes are not an image, 429 past the quota; nothing is
  * left stored then). The route takes the image with `claimUpload`; one not claimed is removed
- * when the response ends. A form the parser cannot read (truncated, malformed) is the client's
+ * before the answer goes. A form the parser cannot read (truncated, malformed) is the client's
  * error: 400, not 500; a store that fails is the store's error (a full disk is a 503). How many
  * are received at once, and for how long, `bodyLimits` bounds.
  */
@@ -184,7 +189,7 @@ export const imageUpload = (
     });
 };
 
-/** A failure of the image store itself (not of the upload): encoded as the cause is. */
+/** A failure of a store (the image store, a quota's counters), not of the upload: encoded as its cause is. */
 export class ImageStoreError extends Error {
   constructor(override readonly cause: unknown) {
     super('The image store failed', { cause });
