@@ -374,6 +374,17 @@ describe('a day on the marketplace, in a real browser', () => {
     onScreen = page;
     await page.goto('/dashboard/my-auctions');
     await expect(page.getByText(title)).toBeVisible();
+    // The sold locket is part of the record: no Edit or Delete on its card.
+    const sold = page.getByRole('listitem').filter({ hasText: 'Silver locket' });
+    await expect(sold).toBeVisible();
+    await expect(sold.getByRole('button', { name: /^Delete/ })).toHaveCount(0);
+    await expect(sold.getByRole('link', { name: /^Edit/ })).toHaveCount(0);
+    await expect(
+      page
+        .getByRole('listitem')
+        .filter({ hasText: title })
+        .getByRole('button', { name: /^Delete/ }),
+    ).toHaveCount(1);
     await page.getByRole('button', { name: 'Log Out' }).click();
     await expect(page.getByText('Logged Out')).toBeVisible();
     await expect(page).toHaveURL(new RegExp(`^${server.url}/$`));

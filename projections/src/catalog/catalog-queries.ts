@@ -175,13 +175,23 @@ export const liveAuctionsPage = (
   return auctionsPage(store, users, 'auctions', where, page);
 };
 
-/** One page of one seller's auctions, whatever their status, newest first. */
+/**
+ * A seller's auctions as lists show them: Live, Sold and Expired. A cancelled (deleted) auction
+ * stays on the record (its detail, the audit) but leaves the seller's lists.
+ */
+const sellerListed = (sellerId: string): Record<string, Condition> => ({
+  sellerId,
+  status: { in: ['Live', 'Sold', 'Expired'] },
+});
+
+/** One page of one seller's auctions (not the cancelled ones), newest first. */
 export const sellerAuctionsPage = (
   store: ReadStore,
   users: UserDirectory,
   sellerId: string,
   page: PageRequest = {},
-): Promise<Page<AuctionView>> => auctionsPage(store, users, 'sellerAuctions', { sellerId }, page);
+): Promise<Page<AuctionView>> =>
+  auctionsPage(store, users, 'sellerAuctions', sellerListed(sellerId), page);
 
 /** The most recently created Live auctions. */
 export const featuredAuctions = (store: ReadStore, users: UserDirectory): Promise<AuctionView[]> =>
@@ -191,13 +201,13 @@ export const featuredAuctions = (store: ReadStore, users: UserDirectory): Promis
     limit: FEATURED_COUNT,
   });
 
-/** Every auction of one seller, whatever its status, newest first. */
+/** Every auction of one seller but the cancelled ones, newest first. */
 export const sellerAuctions = (
   store: ReadStore,
   users: UserDirectory,
   sellerId: string,
 ): Promise<AuctionView[]> =>
-  findAuctions(store, users, { where: { sellerId }, orderBy: newestFirst });
+  findAuctions(store, users, { where: sellerListed(sellerId), orderBy: newestFirst });
 
 const categoryView = (c: CatalogCategoryDoc): CategoryView => ({
   _id: c._id,

@@ -426,7 +426,16 @@ describe('DELETE /deleteAuction/:id', () => {
     expect(live.map((a: { _id: string }) => a._id)).not.toContain(auction._id);
     const featured = (await guest.get(`${A}/featured`)).body.featured;
     expect(featured.map((a: { _id: string }) => a._id)).not.toContain(auction._id);
-    expect((await myAuction(auction._id))?.status).toBe('Cancelled');
+    // It leaves the seller's lists too (a reload does not bring it back as "Cancelled")...
+    expect(await myAuction(auction._id)).toBeUndefined();
+    const profile = (await seller.client.get('/api/v1/user/profile')).body.data;
+    expect(profile.user.products.map((a: { _id: string }) => a._id)).not.toContain(auction._id);
+    // ...but stays on the record: its page says it was cancelled, and the audit has it.
+    const detail = await guest.get(`${A}/fetchSpecificAuction?auctionId=${auction._id}`);
+    expect(detail.body.auctionDetails.status).toBe('Cancelled');
+    const audit = await seller.client.get(`/api/v1/audit/auctions/${auction._id}/events`);
+    expect(audit.status).toBe(200);
+    expect(JSON.stringify(audit.body)).toContain('AuctionCancelled');
   });
 
   it('answers 404 to an unknown id and 400 to ill-shaped ones', async () => {

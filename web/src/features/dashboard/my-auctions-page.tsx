@@ -11,6 +11,7 @@ import { refusalMessage } from './form-controls';
 import { useProfile } from './profile-store';
 import './dashboard.css';
 
+/** Edit and Delete, on a Live auction only: a sold or expired one is part of the record. */
 const OwnerActions = ({
   auction,
   onEdit,
@@ -19,9 +20,9 @@ const OwnerActions = ({
   auction: AuctionView;
   onEdit: () => void;
   onDelete: () => void;
-}) => (
-  <>
-    {auction.status === 'Live' ? (
+}) =>
+  auction.status === 'Live' ? (
+    <>
       <Link
         to={`/dashboard/edit-auction/${auction._id}`}
         state={{ auction }}
@@ -31,21 +32,21 @@ const OwnerActions = ({
       >
         Edit
       </Link>
-    ) : null}
-    <button
-      type="button"
-      className="btn btn-danger btn-sm"
-      aria-label={`Delete ${auction.title}`}
-      onClick={onDelete}
-    >
-      Delete
-    </button>
-  </>
-);
+      <button
+        type="button"
+        className="btn btn-danger btn-sm"
+        aria-label={`Delete ${auction.title}`}
+        onClick={onDelete}
+      >
+        Delete
+      </button>
+    </>
+  ) : null;
 
 const fetchMine = async (cursor: string | undefined) => {
   const { auctions, nextCursor } = await auctionsApi.mine({ cursor });
-  return { items: auctions.filter((a) => a.status !== 'Cancelled'), nextCursor };
+  // The server leaves cancelled auctions out of the seller's list.
+  return { items: auctions, nextCursor };
 };
 
 /** The user's own auctions, to edit (live ones) or delete (spec §2), loaded as the user scrolls. */
