@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { mongoTestDatabases } from '../testing/mongo-test-databases';
 import { GridFsImageStore } from './gridfs-image-store';
@@ -35,5 +36,29 @@ describe.skipIf(!url)('GridFsImageStore (MONGODB_URL)', () => {
     expect(await db.collection('images.chunks').countDocuments()).toBe(0);
     await store.close();
     await expect(store.ping()).resolves.toBeUndefined();
+  });
+
+  it('leaves no chunk of an upload that fails midway (the driver aborts it)', async () => {
+    const dbName = freshDb();
+    const store = await GridFsImageStore.create(mongo.client(), dbName);
+    const db = mongo.client().db(dbName);
+    const failing = new Readable({ read() {} });
+    failing.push(Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.alloc(900_000, 7)]));
+    const saving = store.save(failing);
+    const started = Date.now();
+    while ((await db.collection('images.chunks').countDocuments()) === 0) {
+      if (Date.now() - started > 5000) throw new Error('no chunk was written');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    failing.destroy(new Error('client went away'));
+    await expect(saving).rejects.toThrow('client went away');
+    const settled = Date.now();
+    while (
+      (await db.collection('images.chunks').countDocuments()) > 0 &&
+      Date.now() - settled < 3000
+    )
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await db.collection('images.chunks').countDocuments()).toBe(0);
+    expect(await db.collection('images.files').countDocuments()).toBe(0);
   });
 });
