@@ -1,6 +1,7 @@
 import { AuctionView, BidView, CategoryView } from '@auction/contracts';
 import { z } from 'zod';
 import { call } from '../../lib/api-client';
+import { allPages } from '../../lib/paging';
 
 const NextCursor = z.string().nullable();
 const Auctions = z.object({ auctions: z.array(AuctionView), nextCursor: NextCursor });
@@ -17,6 +18,13 @@ export interface AuctionFilters {
   readonly search?: string;
   readonly category?: string;
 }
+
+const categoriesPage = (page: PageQuery) =>
+  call(
+    '/auction/getAllCategories',
+    z.object({ categories: z.array(CategoryView), nextCursor: NextCursor }),
+    { query: { ...page } },
+  );
 
 export const auctionsApi = {
   /** Live auctions, newest first, a page at a time, filtered by the server. */
@@ -49,12 +57,13 @@ export const auctionsApi = {
   remove: (auctionId: string) =>
     call(`/auction/deleteAuction/${encodeURIComponent(auctionId)}`, Empty, { method: 'DELETE' }),
   /** Categories by name, a page at a time. */
-  categories: (page: PageQuery = {}) =>
-    call(
-      '/auction/getAllCategories',
-      z.object({ categories: z.array(CategoryView), nextCursor: NextCursor }),
-      { query: { ...page } },
-    ),
+  categories: (page: PageQuery = {}) => categoriesPage(page),
+  /** Every category, page after page (for a picker or a filter that offers them all). */
+  allCategories: () =>
+    allPages(async (cursor) => {
+      const { categories, nextCursor } = await categoriesPage({ cursor, limit: 100 });
+      return { items: categories, nextCursor };
+    }),
   createCategory: (name: string, description: string) =>
     call('/auction/createCategory', z.object({ category: CategoryView.nullable() }), {
       method: 'POST',

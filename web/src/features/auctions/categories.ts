@@ -16,3 +16,19 @@ export const FIXED_CATEGORIES = fixedCategories.map(({ categoryId, name }) => ({
   name,
   ...presentation[categoryId],
 }));
+
+/**
+ * The All Auctions category filter's names: the spec's eight in its order, then every other
+ * category (those users made) by name, and `chosen` (a filter from the URL) if no list holds it.
+ */
+export const filterCategoryNames = (
+  categories: readonly { readonly name: string }[],
+  chosen = '',
+): string[] => {
+  const fixed: string[] = FIXED_CATEGORIES.map(({ name }) => name);
+  const others = [...new Set(categories.map(({ name }) => name))]
+    .filter((name) => !fixed.includes(name))
+    .sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }) || (a < b ? -1 : 1));
+  const names = [...fixed, ...others];
+  return chosen && !names.includes(chosen) ? [...names, chosen] : names;
+};
