@@ -1,5 +1,6 @@
 import { hasAtMostTwoDecimals, rules } from '@auction/contracts';
 import { z } from 'zod';
+import { dateWithCurrentTime, formatDate, formatDateTime } from '../../lib/format';
 import { localDateAfter } from './form-controls';
 
 export const MAX_DAYS_AHEAD = Math.floor(rules.maxAuctionDurationMs / 86_400_000);
@@ -7,6 +8,69 @@ export const MAX_DAYS_AHEAD = Math.floor(rules.maxAuctionDurationMs / 86_400_000
 /** Today's time of day on today's date is already past when it arrives, so the earliest is tomorrow. */
 export const earliestEndDate = (): string => localDateAfter(1);
 export const latestEndDate = (): string => localDateAfter(MAX_DAYS_AHEAD);
+
+/** How long a new auction runs when the seller picks no end date. */
+export const DEFAULT_DURATION_DAYS = 7;
+
+/** Today's date is offered while at least this much of the day is left before its end. */
+const TODAY_MIN_LEFT_MS = 15 * 60_000;
+
+/** 11:59 PM local time on `now`'s day: when an auction created to end today ends. */
+export const endOfToday = (now: Date): Date => {
+  const end = new Date(now);
+  end.setHours(23, 59, 0, 0);
+  return end;
+};
+
+/** The create form's earliest end date: today while enough of it is left, else tomorrow. */
+export const earliestCreateEndDate = (now = new Date()): string =>
+  localDateAfter(endOfToday(now).getTime() - now.getTime() >= TODAY_MIN_LEFT_MS ? 0 : 1, now);
+
+/**
+ * When a new auction ends for the create form's end date (spec §5: the date at the current time of
+ * day). Today at the current time is already past when it arrives, so today ends at 11:59 PM;
+ * no date ends `DEFAULT_DURATION_DAYS` from now (the same time of day).
+ */
+export const createAuctionEnd = (
+  dateValue: string,
+  now = new Date(),
+): { at: Date; kind: 'default' | 'today' | 'date' } => {
+  if (dateValue === '') {
+    const at = new Date(now);
+    at.setDate(at.getDate() + DEFAULT_DURATION_DAYS);
+    return { at, kind: 'default' };
+  }
+  if (dateValue === localDateAfter(0, now)) return { at: endOfToday(now), kind: 'today' };
+  return { at: new Date(dateWithCurrentTime(dateValue, now)), kind: 'date' };
+};
+
+const timeOfDay = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' });
+
+/** What the create form's end date field says the auction's end will be. */
+export const createAuctionEndHint = (dateValue: string, now = new Date()): string => {
+  const { at, kind } = createAuctionEnd(dateValue, now);
+  const iso = at.toISOString();
+  if (kind === 'default')
+    return `No date chosen: bidding ends in ${DEFAULT_DURATION_DAYS} days, on ${formatDateTime(iso)}.`;
+  if (kind === 'today')
+    return `Bidding ends today at ${timeOfDay.format(at)} (${formatDate(iso)}).`;
+  return `Bidding ends on ${formatDateTime(iso)}, the current time of day.`;
+};
+
+/** The create form's end date: optional (spec §5), from today (or tomorrow late at night) on. */
+export const createEndDateField = () =>
+  z
+    .string()
+    .refine((value) => value === '' || value >= earliestCreateEndDate(), {
+      error: () =>
+        earliestCreateEndDate() === localDateAfter(0)
+          ? 'The auction end date must be today or later'
+          : 'The auction end date must be tomorrow or later',
+    })
+    .refine(
+      (value) => value === '' || value <= latestEndDate(),
+      `The auction end time must be at most ${MAX_DAYS_AHEAD} days ahead`,
+    );
 
 export const titleField = z
   .string()

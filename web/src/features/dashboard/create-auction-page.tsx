@@ -4,14 +4,15 @@ import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
-import { dateWithCurrentTime } from '../../lib/format';
+import { useNow } from '../../lib/use-now';
 import { notify, withLoadingToast } from '../../lib/toast';
-import { allPages } from '../../lib/paging';
 import { auctionsApi } from '../auctions/api';
 import {
+  createAuctionEnd,
+  createAuctionEndHint,
+  createEndDateField,
   descriptionField,
-  earliestEndDate,
-  endDateField,
+  earliestCreateEndDate,
   fieldOfMessage,
   startingPriceField,
   titleField,
@@ -32,7 +33,7 @@ const CreateAuctionForm = z.object({
   description: descriptionField,
   category: z.string().min(1, 'Category is required'),
   startingPrice: startingPriceField,
-  auctionDate: endDateField(),
+  auctionDate: createEndDateField(),
 });
 type CreateAuctionForm = z.infer<typeof CreateAuctionForm>;
 
@@ -46,6 +47,7 @@ export const CreateAuctionPage = () => {
     register,
     handleSubmit,
     setError,
+    watch,
     formState: { errors, isSubmitting },
   } = useForm<CreateAuctionForm>({
     resolver: zodResolver(CreateAuctionForm),
@@ -55,10 +57,8 @@ export const CreateAuctionPage = () => {
   useEffect(() => {
     let active = true;
     // The picker offers every category: page after page.
-    allPages(async (cursor) => {
-      const { categories, nextCursor } = await auctionsApi.categories({ cursor, limit: 100 });
-      return { items: categories, nextCursor };
-    })
+    auctionsApi
+      .allCategories()
       .then((all) => {
         if (active) setCategories(all);
       })
@@ -78,7 +78,8 @@ export const CreateAuctionPage = () => {
     form.set('description', values.description);
     form.set('category', values.category);
     form.set('startingPrice', values.startingPrice);
-    form.set('auctionDate', dateWithCurrentTime(values.auctionDate));
+    // No date: the default end; today: 11:59 PM (the current time of day would be past on arrival).
+    form.set('auctionDate', createAuctionEnd(values.auctionDate).at.toISOString());
     if (image) form.set('image', image);
     const refusal: { detail: string | null } = { detail: null };
     const result = await withLoadingToast(() => auctionsApi.create(form), {
@@ -110,6 +111,9 @@ export const CreateAuctionPage = () => {
   };
 
   const error = (key: keyof CreateAuctionForm) => errors[key]?.message;
+  // The hint states the end the date stands for, kept current while the page is open.
+  const now = new Date(useNow(30_000));
+  const endDate = watch('auctionDate');
   return (
     <section className="dashboard-page">
       <header className="page-header">
@@ -123,7 +127,11 @@ export const CreateAuctionPage = () => {
       <form
         className="card form auction-form"
         noValidate
-        onSubmit={(event) => void handleSubmit(onValid)(event)}
+        onSubmit={(event) => {
+          // A new attempt clears the last one's failure, even one the form stops before sending.
+          setFailure(null);
+          void handleSubmit(onValid)(event);
+        }}
       >
         <TitleField id="auction-title" error={error('title')} registration={register('title')} />
         <DescriptionField
@@ -163,8 +171,8 @@ export const CreateAuctionPage = () => {
           id="auction-end-date"
           error={error('auctionDate')}
           registration={register('auctionDate')}
-          hint="Bidding closes on this date at the current time of day."
-          min={earliestEndDate()}
+          hint={createAuctionEndHint(endDate, now)}
+          min={earliestCreateEndDate(now)}
         />
         <ImagePicker
           id="auction-image"
