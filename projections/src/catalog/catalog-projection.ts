@@ -142,9 +142,11 @@ const applyAuctionEvent = async (
       }));
     }
     case 'AuctionCancelled':
+      // A cancelled auction's image is removed from the image store (api/src/http/auctions/images.ts).
       return updateAuction(uow, event.data.auctionId, (a) => ({
         ...a,
         status: 'Cancelled',
+        image: null,
         revision,
       }));
     case 'BidPlaced': {

@@ -117,11 +117,12 @@ describe('catalog projection: auctions', () => {
   it('keeps a cancelled auction on the record but out of every list, the seller’s too', async () => {
     const log = withCategories();
     log.create('a1', { seller: 'sam', at: T0 });
-    log.create('a2', { seller: 'sam', at: T0 + 1000 });
+    log.create('a2', { seller: 'sam', at: T0 + 1000, image: '/uploads/a2.png' });
     log.cancel('a2', 'seller', 'sam');
     const h = await project(log);
 
-    expect((await detail(h, 'a2')).status).toBe('Cancelled');
+    // Its image is removed from the store once it is cancelled: the page shows none.
+    expect(await detail(h, 'a2')).toMatchObject({ status: 'Cancelled', image: null });
     expect(ids(await liveAuctions(h.store, h.users))).toEqual(['a1']);
     expect(ids(await featuredAuctions(h.store, h.users))).toEqual(['a1']);
     expect(ids(await sellerAuctions(h.store, h.users, 'sam'))).toEqual(['a1']);
