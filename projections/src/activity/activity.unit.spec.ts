@@ -194,7 +194,7 @@ describe('activity projection: edits', () => {
     expect(shown.map((entry) => entry.id).sort()).toEqual(['bid:b1', 'created:a1', 'won:a1']);
     for (const entry of shown) {
       expect(entry.title).toBe('Brass lamp');
-      expect(entry.image).toEqual({ url: '/uploads/lamp.png' });
+      expect(entry.image).toBe('/uploads/lamp.png');
     }
   });
 
