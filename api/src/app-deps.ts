@@ -1,5 +1,5 @@
 import type { ClusterStatus, Clock, Engine, EventLog } from '@auction/engine';
-import type { ProjectionRunner, ReadStore } from '@auction/projections';
+import type { ImageUrl, ProjectionRunner, ReadStore, UserDirectory } from '@auction/projections';
 import type { AccountStore } from './accounts/account-store';
 import type { Config } from './config';
 import type { RateLimitStores } from './http/rate-limit';
@@ -27,6 +27,13 @@ export interface AppDeps {
   /** Whether the read models have caught up with the log as it stood at start (`GET /health`). */
   readonly readiness: Readiness;
   readonly accounts: AccountStore;
+  /** Public profiles for views: the account store's, their images written by `imageUrl`. */
+  readonly users: UserDirectory;
+  /**
+   * How views write a stored image path: as it is, or absolute under the public origin when
+   * clients are served from other origins (`CORS_ORIGINS`, `http/image-urls.ts`).
+   */
+  readonly imageUrl: ImageUrl;
   readonly sessions: UserSessionStore;
   /** Signs session cookies: SESSION_SECRET, or one kept with the sessions (see `Stores`). */
   readonly sessionSecret: string;

@@ -22,6 +22,7 @@ import { type Config, publicOrigin } from './config';
 import { Readiness } from './http/readiness';
 import { finishDeletions } from './http/users/delete-account';
 import { RealtimeGateway } from './realtime/gateway';
+import { imageUrlsFor, withImageUrls } from './http/image-urls';
 import { releaseCancelledAuctionImages } from './http/auctions/images';
 import { RealtimeLink } from './realtime/realtime-link';
 import { openStores } from './stores';
@@ -126,6 +127,7 @@ export const startServer = async (
   });
 
   let port = config.PORT;
+  const imageUrl = imageUrlsFor(config.CORS_ORIGINS, () => publicOrigin(config, port));
   const deps: AppDeps = {
     config,
     get origin() {
@@ -137,6 +139,8 @@ export const startServer = async (
     runner,
     readiness,
     accounts: stores.accounts,
+    users: withImageUrls(stores.accounts, imageUrl),
+    imageUrl,
     sessions: stores.sessions,
     sessionSecret: config.SESSION_SECRET ?? (await stores.keptSessionSecret()),
     images: stores.images,

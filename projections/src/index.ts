@@ -33,6 +33,7 @@ export {
   deletedUser,
   accountsCollection,
 } from './users/user-directory';
+export { type ImageUrl, imageView, storedImagePath } from './images';
 export {
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE,

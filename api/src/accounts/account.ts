@@ -1,4 +1,5 @@
 import { type PublicUser, Role, type SessionUser } from '@auction/contracts';
+import { type ImageUrl, storedImagePath } from '@auction/projections';
 
 export type { Role };
 export const roles: readonly Role[] = Role.options;
@@ -29,7 +30,7 @@ export interface NewAccount {
 }
 
 /** The user as login and `GET /auth/me` return it (design §5). */
-export const userView = (account: Account): SessionUser => ({
+export const userView = (account: Account, imageUrl: ImageUrl = storedImagePath): SessionUser => ({
   _id: account.id,
   id: account.id,
   name: `${account.firstName} ${account.lastName}`.trim(),
@@ -37,15 +38,15 @@ export const userView = (account: Account): SessionUser => ({
   lastName: account.lastName,
   email: account.email,
   role: account.role,
-  image: account.imageUrl ? { url: account.imageUrl } : null,
+  image: account.imageUrl ? { url: imageUrl(account.imageUrl) } : null,
   createdAt: account.createdAt,
 });
 
-export const publicUser = (account: Account): PublicUser => ({
+export const publicUser = (account: Account, imageUrl: ImageUrl = storedImagePath): PublicUser => ({
   _id: account.id,
   firstName: account.firstName,
   lastName: account.lastName,
-  image: account.imageUrl ? { url: account.imageUrl } : null,
+  image: account.imageUrl ? { url: imageUrl(account.imageUrl) } : null,
 });
 
 /** E-mails compare trimmed and case-folded. */

@@ -12,6 +12,7 @@ import {
 import type { EventStore, RecordedEvent } from '@auction/engine';
 import {
   type Doc,
+  type ImageUrl,
   type ReadStore,
   type UserDirectory,
   catalogAuctions,
@@ -26,6 +27,8 @@ export interface AuctionAuditDeps {
   readonly events: Pick<EventStore, 'readStream' | 'streamRevision'>;
   readonly read: ReadStore;
   readonly users: UserDirectory;
+  /** How the state writes the auction's image (default: the stored path; `http/image-urls.ts`). */
+  readonly imageUrl?: ImageUrl;
   /** Waits (bounded) for the read models to apply a global position; the server's runner does. */
   readonly waitForReadModels?: (position: number) => Promise<void>;
 }
@@ -104,6 +107,7 @@ export class AuctionAudit {
       lastRevision: last?.revision ?? null,
       categoryName: categoryId === null ? null : await this.categoryName(categoryId),
       users: this.deps.users,
+      ...(this.deps.imageUrl ? { imageUrl: this.deps.imageUrl } : {}),
     });
   }
 

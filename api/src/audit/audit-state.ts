@@ -9,7 +9,13 @@ import {
   rejection,
 } from '@auction/contracts';
 import { type AuctionState, type BidState, evolve, initialState } from '@auction/engine';
-import { type UserDirectory, deletedUser } from '@auction/projections';
+import {
+  type ImageUrl,
+  type UserDirectory,
+  deletedUser,
+  imageView,
+  storedImagePath,
+} from '@auction/projections';
 import type { AuditPoint } from './audit-point';
 
 export interface FoldedState {
@@ -62,6 +68,8 @@ export interface StateContext {
   readonly lastRevision: number | null;
   readonly categoryName: string | null;
   readonly users: UserDirectory;
+  /** How the auction's image is written (default: the stored path). */
+  readonly imageUrl?: ImageUrl;
 }
 
 /** The folded state as the audit routes answer it: dollars, names joined from the directory. */
@@ -87,7 +95,7 @@ export const toAuditState = async (
     description: state.description,
     category:
       state.categoryId === null ? null : { _id: state.categoryId, name: context.categoryName },
-    image: state.image === null ? null : { url: state.image },
+    image: imageView(state.image, context.imageUrl ?? storedImagePath),
     seller: user(state.sellerId),
     startingPrice: centsToDollars(state.startingPrice),
     endsAt: state.endsAt,

@@ -6,6 +6,7 @@ import {
   socketEventNames,
 } from '@auction/contracts';
 import type { AuctionState } from '@auction/engine';
+import { type ImageUrl, storedImagePath } from '@auction/projections';
 
 type Broadcast = Exclude<AuctionEvent, { type: 'AuctionCreated' }>;
 
@@ -27,6 +28,7 @@ export const socketPayload = (
   revision: number,
   state: AuctionState,
   users: ReadonlyMap<string, PublicUser>,
+  imageUrl: ImageUrl = storedImagePath,
 ): AuctionSocketEvent => {
   const base = {
     productId: event.data.auctionId,
@@ -66,7 +68,7 @@ export const socketPayload = (
       if (changed.title !== undefined) changes.title = changed.title;
       if (changed.description !== undefined) changes.description = changed.description;
       if (changed.image !== undefined)
-        changes.image = changed.image ? { url: changed.image } : null;
+        changes.image = changed.image ? { url: imageUrl(changed.image) } : null;
       if (changed.startingPrice !== undefined)
         changes.startingPrice = centsToDollars(changed.startingPrice);
       if (changed.endsAt !== undefined) changes.auctionEndTime = changed.endsAt;

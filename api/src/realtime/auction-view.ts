@@ -5,7 +5,7 @@ import {
   centsToDollars,
 } from '@auction/contracts';
 import type { AuctionState, BidState } from '@auction/engine';
-import { deletedUser } from '@auction/projections';
+import { type ImageUrl, deletedUser, imageView, storedImagePath } from '@auction/projections';
 
 /** What the view shows that the decider's state does not keep. */
 export interface AuctionFacts {
@@ -44,10 +44,11 @@ export const auctionView = (
   revision: number,
   facts: AuctionFacts,
   users: ReadonlyMap<string, PublicUser>,
+  imageUrl: ImageUrl = storedImagePath,
 ): AuctionView => {
   const user = (id: string) => users.get(id) ?? deletedUser(id);
   const auctionId = state.auctionId ?? '';
-  const image = state.image === null ? null : { url: state.image };
+  const image = imageView(state.image, imageUrl);
   const bids = standing(state);
   return {
     _id: auctionId,

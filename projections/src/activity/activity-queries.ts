@@ -1,5 +1,6 @@
 import { centsToDollars } from '@auction/contracts';
 import type { HistoryEntry, ProfileStatistics, RecentActivity } from '@auction/contracts';
+import { type ImageUrl, storedImagePath } from '../images';
 import { type Page, type PageRequest, findPage } from '../paging';
 import type { ReadStore } from '../read-store/read-store';
 import {
@@ -102,6 +103,7 @@ const auctionsOf = async (
 const historyViews = async (
   store: ReadStore,
   entries: readonly HistoryEntryDoc[],
+  imageUrl: ImageUrl,
 ): Promise<HistoryEntry[]> => {
   const auctions = await auctionsOf(store, entries);
   return entries.flatMap((entry): HistoryEntry[] => {
@@ -113,7 +115,7 @@ const historyViews = async (
         type: entry.type,
         auctionId: entry.auctionId,
         title: auction.title,
-        image: auction.image,
+        image: auction.image === null ? null : imageUrl(auction.image),
         amount: centsToDollars(entry.amount),
         status: historyStatus(entry, auction),
         date: entry.date,
@@ -127,6 +129,7 @@ export const userHistory = async (
   store: ReadStore,
   userId: string,
   { type = 'all', limit = DEFAULT_HISTORY_LIMIT }: HistoryOptions = {},
+  imageUrl: ImageUrl = storedImagePath,
 ): Promise<HistoryEntry[]> =>
   historyViews(
     store,
@@ -135,6 +138,7 @@ export const userHistory = async (
       orderBy: newestFirst,
       limit,
     })) as HistoryEntryDoc[],
+    imageUrl,
   );
 
 /** The user's history a page at a time (`limit` a page, default 20), newest first. */
@@ -142,6 +146,7 @@ export const userHistoryPage = async (
   store: ReadStore,
   userId: string,
   { type = 'all', limit = DEFAULT_HISTORY_LIMIT, after }: HistoryOptions & PageRequest = {},
+  imageUrl: ImageUrl = storedImagePath,
 ): Promise<Page<HistoryEntry>> => {
   const { docs, nextCursor } = await findPage(
     'history',
@@ -149,7 +154,7 @@ export const userHistoryPage = async (
     { where: type === 'all' ? { userId } : { userId, type }, orderBy: [...newestFirst] },
     { limit, ...(after ? { after } : {}) },
   );
-  return { items: await historyViews(store, docs), nextCursor };
+  return { items: await historyViews(store, docs, imageUrl), nextCursor };
 };
 
 /** "My Profile": the user's counters and their most recent bids. */

@@ -5,6 +5,7 @@ import {
   type PublicUser,
   centsToDollars,
 } from '@auction/contracts';
+import { type ImageUrl, imageView, storedImagePath } from '../images';
 import { type Page, type PageRequest, findPage } from '../paging';
 import type { Condition, FindOptions, ReadStore } from '../read-store/read-store';
 import type { UserDirectory } from '../users/user-directory';
@@ -52,14 +53,14 @@ const standingBids = async (
   );
 };
 
-const imageView = (url: string | null) => (url === null ? null : { url });
-
 const toAuctionView = (
   auction: CatalogAuctionDoc,
   bids: readonly CatalogBidDoc[],
   users: ReadonlyMap<string, PublicUser>,
+  imageUrl: ImageUrl,
 ): AuctionView => {
   const user = (id: string) => users.get(id) ?? deletedUser(id);
+  const image = imageView(auction.image, imageUrl);
   return {
     _id: auction._id,
     title: auction.title,
@@ -67,8 +68,8 @@ const toAuctionView = (
     category: { _id: auction.categoryId, name: auction.categoryName },
     startingPrice: centsToDollars(auction.startingPrice),
     currentBid: centsToDollars(auction.currentBid),
-    image: imageView(auction.image),
-    images: imageView(auction.image),
+    image,
+    images: image,
     seller: user(auction.sellerId),
     auctionEndTime: auction.endsAt,
     status: auction.status,
@@ -92,6 +93,7 @@ const toAuctionView = (
 const toAuctionViews = async (
   store: ReadStore,
   users: UserDirectory,
+  imageUrl: ImageUrl,
   auctions: readonly CatalogAuctionDoc[],
   bidsPerAuction?: number,
 ): Promise<AuctionView[]> => {
@@ -103,17 +105,19 @@ const toAuctionViews = async (
     for (const bid of bids[i] ?? []) ids.add(bid.bidderId);
   });
   const found = ids.size === 0 ? new Map<string, PublicUser>() : await users.lookup([...ids]);
-  return auctions.map((auction, i) => toAuctionView(auction, bids[i] ?? [], found));
+  return auctions.map((auction, i) => toAuctionView(auction, bids[i] ?? [], found, imageUrl));
 };
 
 const findAuctions = async (
   store: ReadStore,
   users: UserDirectory,
+  imageUrl: ImageUrl,
   options: FindOptions,
 ): Promise<AuctionView[]> =>
   toAuctionViews(
     store,
     users,
+    imageUrl,
     (await store.find(catalogAuctions.name, options)) as CatalogAuctionDoc[],
     LIST_BIDS,
   );
@@ -123,11 +127,12 @@ export const auctionDetail = async (
   store: ReadStore,
   users: UserDirectory,
   auctionId: string,
+  imageUrl: ImageUrl = storedImagePath,
 ): Promise<AuctionView | undefined> => {
   const auction = (await store.get(catalogAuctions.name, auctionId)) as
     CatalogAuctionDoc | undefined;
   if (!auction) return undefined;
-  const [view] = await toAuctionViews(store, users, [auction]);
+  const [view] = await toAuctionViews(store, users, imageUrl, [auction]);
   return view;
 };
 
@@ -136,16 +141,18 @@ export const liveAuctions = (
   store: ReadStore,
   users: UserDirectory,
   filters: LiveAuctionFilters = {},
+  imageUrl: ImageUrl = storedImagePath,
 ): Promise<AuctionView[]> => {
   const where: Record<string, Condition> = { status: 'Live' };
   if (filters.search) where.title = { contains: filters.search };
   if (filters.category) where.categoryName = filters.category;
-  return findAuctions(store, users, { where, orderBy: newestFirst });
+  return findAuctions(store, users, imageUrl, { where, orderBy: newestFirst });
 };
 
 const auctionsPage = async (
   store: ReadStore,
   users: UserDirectory,
+  imageUrl: ImageUrl,
   list: 'auctions' | 'sellerAuctions',
   where: Record<string, Condition>,
   page: PageRequest,
@@ -156,7 +163,7 @@ const auctionsPage = async (
     { where, orderBy: newestFirst },
     page,
   );
-  return { items: await toAuctionViews(store, users, docs, LIST_BIDS), nextCursor };
+  return { items: await toAuctionViews(store, users, imageUrl, docs, LIST_BIDS), nextCursor };
 };
 
 /**
@@ -168,11 +175,12 @@ export const liveAuctionsPage = (
   users: UserDirectory,
   filters: LiveAuctionFilters = {},
   page: PageRequest = {},
+  imageUrl: ImageUrl = storedImagePath,
 ): Promise<Page<AuctionView>> => {
   const where: Record<string, Condition> = { status: 'Live' };
   if (filters.search) where.title = { contains: filters.search };
   if (filters.category) where.categoryName = filters.category;
-  return auctionsPage(store, users, 'auctions', where, page);
+  return auctionsPage(store, users, imageUrl, 'auctions', where, page);
 };
 
 /**
@@ -190,12 +198,17 @@ export const sellerAuctionsPage = (
   users: UserDirectory,
   sellerId: string,
   page: PageRequest = {},
+  imageUrl: ImageUrl = storedImagePath,
 ): Promise<Page<AuctionView>> =>
-  auctionsPage(store, users, 'sellerAuctions', sellerListed(sellerId), page);
+  auctionsPage(store, users, imageUrl, 'sellerAuctions', sellerListed(sellerId), page);
 
 /** The most recently created Live auctions. */
-export const featuredAuctions = (store: ReadStore, users: UserDirectory): Promise<AuctionView[]> =>
-  findAuctions(store, users, {
+export const featuredAuctions = (
+  store: ReadStore,
+  users: UserDirectory,
+  imageUrl: ImageUrl = storedImagePath,
+): Promise<AuctionView[]> =>
+  findAuctions(store, users, imageUrl, {
     where: { status: 'Live' },
     orderBy: newestFirst,
     limit: FEATURED_COUNT,
@@ -206,8 +219,9 @@ export const sellerAuctions = (
   store: ReadStore,
   users: UserDirectory,
   sellerId: string,
+  imageUrl: ImageUrl = storedImagePath,
 ): Promise<AuctionView[]> =>
-  findAuctions(store, users, { where: sellerListed(sellerId), orderBy: newestFirst });
+  findAuctions(store, users, imageUrl, { where: sellerListed(sellerId), orderBy: newestFirst });
 
 const categoryView = (c: CatalogCategoryDoc): CategoryView => ({
   _id: c._id,

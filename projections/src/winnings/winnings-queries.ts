@@ -4,6 +4,7 @@ import {
   type WinningsStatistics,
   centsToDollars,
 } from '@auction/contracts';
+import { type ImageUrl, imageView, storedImagePath } from '../images';
 import type { ReadStore } from '../read-store/read-store';
 import { type UserDirectory, deletedUser } from '../users/user-directory';
 import { type WonItemDoc, winningsCollections } from './winnings-projection';
@@ -14,11 +15,11 @@ export interface UserWinnings {
   readonly statistics: WinningsStatistics;
 }
 
-const toWinningItem = (item: WonItemDoc, seller: PublicUser): WinningItem => ({
+const toWinningItem = (item: WonItemDoc, seller: PublicUser, imageUrl: ImageUrl): WinningItem => ({
   id: item._id,
   title: item.title,
   description: item.description,
-  image: item.image === null ? null : { url: item.image },
+  image: imageView(item.image, imageUrl),
   finalPrice: centsToDollars(item.finalPrice),
   originalPrice: centsToDollars(item.originalPrice),
   wonDate: item.wonDate,
@@ -49,6 +50,7 @@ export const userWinnings = async (
   store: ReadStore,
   users: UserDirectory,
   userId: string,
+  imageUrl: ImageUrl = storedImagePath,
 ): Promise<UserWinnings> => {
   const items = (await store.find(winningsCollections.items.name, {
     where: { winnerId: userId },
@@ -57,7 +59,7 @@ export const userWinnings = async (
   const sellers = await users.lookup([...new Set(items.map((item) => item.sellerId))]);
   return {
     winnings: items.map((item) =>
-      toWinningItem(item, sellers.get(item.sellerId) ?? deletedUser(item.sellerId)),
+      toWinningItem(item, sellers.get(item.sellerId) ?? deletedUser(item.sellerId), imageUrl),
     ),
     statistics: statisticsOf(items),
   };

@@ -72,7 +72,8 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
     store: deps.rateLimits('auctions-address'),
   });
 
-  const detail = (auctionId: string) => auctionDetail(deps.read, deps.accounts, auctionId);
+  const detail = (auctionId: string) =>
+    auctionDetail(deps.read, deps.users, auctionId, deps.imageUrl);
 
   // The image of a refused command goes; on an outage it stays, as the command may have landed.
   const send = async (command: AuctionCommand, uploadedImage: string | null = null) => {
@@ -129,9 +130,10 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
     const page = parseInput(PageQuery('sellerAuctions'), req.query);
     const { items: auctions, nextCursor } = await sellerAuctionsPage(
       deps.read,
-      deps.accounts,
+      deps.users,
       user.id,
       page,
+      deps.imageUrl,
     );
     respond(res, 200, 'Auctions Fetched', { auctions, nextCursor });
   });
@@ -154,9 +156,10 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
     const page = parseInput(PageQuery('auctions'), req.query);
     const { items: auctions, nextCursor } = await liveAuctionsPage(
       deps.read,
-      deps.accounts,
+      deps.users,
       filters,
       page,
+      deps.imageUrl,
     );
     respond(res, 200, 'Auctions Fetched', { auctions, nextCursor });
   });
@@ -169,7 +172,7 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
   });
 
   router.get('/featured', async (_req, res) => {
-    const featured = await featuredAuctions(deps.read, deps.accounts);
+    const featured = await featuredAuctions(deps.read, deps.users, deps.imageUrl);
     respond(res, 200, 'Featured Auctions Fetched', { featured });
   });
 

@@ -35,7 +35,8 @@ export const auditRoutes = (deps: AppDeps): Router => {
   const audit = new AuctionAudit({
     events: deps.events,
     read: deps.read,
-    users: deps.accounts,
+    users: deps.users,
+    imageUrl: deps.imageUrl,
     waitForReadModels: (position) =>
       deps.runner.waitFor(position, undefined, READ_MODEL_WAIT_MS).catch(() => undefined),
   });

@@ -271,7 +271,7 @@ export const googleRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
     }
     const account = await signIn(req, identity);
     await startSession(req, account);
-    respond(res, 200, 'Login Successful', { user: userView(account) });
+    respond(res, 200, 'Login Successful', { user: userView(account, deps.imageUrl) });
   });
 
   return router;

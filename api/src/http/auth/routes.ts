@@ -122,7 +122,7 @@ export const authRoutes = (deps: AppDeps, passport: AppPassport): Router => {
     });
     if (!account) throw new DomainError(rejection('INVALID_CREDENTIALS'));
     await startSession(req, account);
-    respond(res, 200, 'Login Successful', { user: userView(account) });
+    respond(res, 200, 'Login Successful', { user: userView(account, deps.imageUrl) });
   });
 
   router.post('/logout', async (req, res) => {
@@ -135,7 +135,7 @@ export const authRoutes = (deps: AppDeps, passport: AppPassport): Router => {
   });
 
   router.get('/me', (req, res) => {
-    respond(res, 200, 'OK', { user: userView(currentUser(req)) });
+    respond(res, 200, 'OK', { user: userView(currentUser(req), deps.imageUrl) });
   });
 
   router.use(googleRoutes(deps, passport));

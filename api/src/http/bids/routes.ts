@@ -5,7 +5,7 @@ import {
   dollarsToCents,
   rejection,
 } from '@auction/contracts';
-import { type CatalogBid, type Doc, catalogBids } from '@auction/projections';
+import { type CatalogBid, type Doc, type ImageUrl, catalogBids } from '@auction/projections';
 import { Router } from 'express';
 import { publicUser, type Account } from '../../accounts/account';
 import type { AppDeps } from '../../app-deps';
@@ -21,12 +21,13 @@ import { BidParams, EditBidBody, PlaceBidBody } from './schemas';
 const bidView = (
   bid: { bidId: string; auctionId: string; amount: number; createdAt: string },
   bidder: Account,
+  imageUrl: ImageUrl,
 ): BidView => ({
   _id: bid.bidId,
   auctionId: bid.auctionId,
   bidAmount: centsToDollars(bid.amount),
   amount: centsToDollars(bid.amount),
-  bidder: publicUser(bidder),
+  bidder: publicUser(bidder, imageUrl),
   createdAt: bid.createdAt,
 });
 
@@ -83,6 +84,7 @@ export const bidRoutes = (
       newBid: bidView(
         { bidId, auctionId: body.productId, amount: placed.data.amount, createdAt: placed.data.at },
         account,
+        deps.imageUrl,
       ),
       currentBid: centsToDollars(outcome.currentBid),
       // The auction's stream revision after the bid: a client applies its own bid at it, once.
@@ -102,7 +104,7 @@ export const bidRoutes = (
       metadata: commandMetadata(req, deps, account.id),
     });
     respond(res, 200, 'Bid Updated Successfully', {
-      updatedBid: bidView({ ...bid, amount }, account),
+      updatedBid: bidView({ ...bid, amount }, account, deps.imageUrl),
       currentBid: centsToDollars(outcome.currentBid),
     });
   });

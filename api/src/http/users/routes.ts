@@ -46,14 +46,14 @@ export const userRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
     const account = currentUser(req);
     await caughtUp(deps, ['catalog', 'activity', 'winnings']);
     const [auctions, won, profile] = await Promise.all([
-      sellerAuctions(deps.read, deps.accounts, account.id),
-      userWinnings(deps.read, deps.accounts, account.id),
+      sellerAuctions(deps.read, deps.users, account.id, deps.imageUrl),
+      userWinnings(deps.read, deps.users, account.id, deps.imageUrl),
       userProfile(deps.read, account.id),
     ]);
     respond(res, 200, 'Profile fetched', {
       data: {
         user: {
-          ...userView(account),
+          ...userView(account, deps.imageUrl),
           products: auctions.filter((auction) => auction.status !== 'Cancelled'),
           winnings: won.winnings,
         },
@@ -68,18 +68,24 @@ export const userRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
     const query = parseInput(HistoryQuery, req.query);
     await caughtUp(deps, ['activity']);
     const { type, limit, cursor } = query;
-    const { items: history, nextCursor } = await userHistoryPage(deps.read, account.id, {
-      type,
-      limit,
-      ...(cursor ? { after: cursor } : {}),
-    });
+    const { items: history, nextCursor } = await userHistoryPage(
+      deps.read,
+      account.id,
+      { type, limit, ...(cursor ? { after: cursor } : {}) },
+      deps.imageUrl,
+    );
     respond(res, 200, 'History fetched', { history, nextCursor });
   });
 
   router.get('/winnings', async (req, res) => {
     const account = currentUser(req);
     await caughtUp(deps, ['winnings']);
-    const { winnings, statistics } = await userWinnings(deps.read, deps.accounts, account.id);
+    const { winnings, statistics } = await userWinnings(
+      deps.read,
+      deps.users,
+      account.id,
+      deps.imageUrl,
+    );
     respond(res, 200, 'Winnings fetched', { winnings, statistics });
   });
 
