@@ -5,6 +5,7 @@ import { auctionRoutes } from './http/auctions/routes';
 import { createPassport } from './http/auth/passport';
 import { authRoutes } from './http/auth/routes';
 import { bidRoutes, isPlaceBid } from './http/bids/routes';
+import { corsFor } from './http/cors';
 import { csrfGuard } from './http/csrf';
 import { errorHandler, notFound } from './http/errors';
 import { openApiRoute } from './http/openapi';
@@ -17,11 +18,15 @@ import { UPLOADS_PATH, bodyLimits } from './http/uploads';
 import { userRoutes } from './http/users/routes';
 import { webApp } from './http/web-app';
 
-/** Origins a browser may send mutating requests from: the public one and its loopback twins. */
+/**
+ * Origins a browser may send mutating requests from: the public one and its loopback twins, and
+ * the clients of `CORS_ORIGINS`.
+ */
 const allowedOrigins = (deps: AppDeps, port: number): string[] => [
   deps.origin,
   `http://localhost:${port}`,
   `http://127.0.0.1:${port}`,
+  ...(deps.config.CORS_ORIGINS ?? []),
 ];
 
 /** The CSRF guard on the current allowed origins, rebuilt only when the port changes. */
@@ -53,6 +58,18 @@ export const createApp = (deps: AppDeps, port: () => number) => {
       strictTransportSecurity: deps.origin.startsWith('https:'),
     }),
   );
+  const cors = deps.config.CORS_ORIGINS;
+  if (cors) {
+    // Clients served elsewhere (CORS_ORIGINS): CORS on the API and the images, first (so every
+    // answer carries it), and the images loadable from their pages (the security headers say
+    // same-origin for everything else).
+    const corsHeaders = corsFor(cors);
+    app.use('/api/v1', corsHeaders);
+    app.use(UPLOADS_PATH, corsHeaders, (_req, res, next) => {
+      res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+      next();
+    });
+  }
   // Before anything reads a body: slow bodies time out, uploads in progress are bounded.
   app.use(
     bodyLimits({

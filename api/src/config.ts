@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { anyCrossSite, isLoopbackHost, parseOrigin } from './http/cross-origin';
 
 const flag = (name: string) =>
   z
@@ -44,6 +45,32 @@ export const Config = z
         error: 'PUBLIC_ORIGIN must be an http(s) URL such as https://auctions.example.com',
       })
       .optional(),
+    /**
+     * Origins of web clients served elsewhere than the API (comma-separated, e.g.
+     * `https://app.example.com,http://localhost:5173`): they get credentialed CORS, pass the CSRF
+     * check and the socket handshake, and see absolute image URLs. Unset: same origin only.
+     */
+    CORS_ORIGINS: optionalText.pipe(
+      z
+        .string()
+        .transform((list, ctx) => {
+          const origins: string[] = [];
+          for (const entry of list.split(',')) {
+            const parsed = parseOrigin(entry.trim());
+            if ('origin' in parsed) {
+              if (!origins.includes(parsed.origin)) origins.push(parsed.origin);
+              continue;
+            }
+            ctx.addIssue({
+              code: 'custom',
+              message: `CORS_ORIGINS must list http(s) origins such as https://app.example.com, separated by commas: ${parsed.error}`,
+            });
+            return z.NEVER;
+          }
+          return origins;
+        })
+        .optional(),
+    ),
     /** Signs session cookies; when unset, a random secret is kept in DATA_DIR. */
     SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
     /** Trust X-Forwarded-* from one proxy in front (for client IPs and Secure cookies). */
@@ -157,6 +184,20 @@ export const Config = z
       })
       .default(() => `${hostname().replace(/[^A-Za-z0-9._-]/g, '-')}-${process.pid}`),
   })
+  .refine(
+    (config) => {
+      if (!config.CORS_ORIGINS) return true;
+      const origin = config.PUBLIC_ORIGIN ?? 'http://localhost';
+      if (!anyCrossSite(origin, config.CORS_ORIGINS)) return true;
+      const url = new URL(origin);
+      return url.protocol === 'https:' || isLoopbackHost(url.hostname);
+    },
+    {
+      path: ['CORS_ORIGINS'],
+      error:
+        'CORS_ORIGINS names another site than PUBLIC_ORIGIN: its session cookies must be SameSite=None; Secure, which needs PUBLIC_ORIGIN on https (or on localhost, 127.0.0.1 or [::1])',
+    },
+  )
   .refine((config) => !config.KAFKA_BROKERS || config.MONGODB_URL, {
     path: ['KAFKA_BROKERS'],
     error:

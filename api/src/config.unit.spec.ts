@@ -50,6 +50,58 @@ describe('config', () => {
     );
   });
 
+  it('reads CORS_ORIGINS as a list of origins, each checked, and leaves it unset by default', () => {
+    expect(loadConfig({}).CORS_ORIGINS).toBeUndefined();
+    expect(loadConfig({ CORS_ORIGINS: ' ' }).CORS_ORIGINS).toBeUndefined();
+    expect(
+      loadConfig({
+        CORS_ORIGINS: 'http://localhost:5173, https://App.Example.com/,https://app.example.com:443',
+      }).CORS_ORIGINS,
+    ).toEqual(['http://localhost:5173', 'https://app.example.com']);
+    for (const bad of [
+      '*',
+      'null',
+      'app.example.com',
+      'ftp://app.example.com',
+      'https://app.example.com/path',
+      'https://app.example.com/?x=1',
+      'https://user:secret@app.example.com',
+      'https://a.example.com,,https://b.example.com',
+    ])
+      expect(() => loadConfig({ CORS_ORIGINS: bad }), bad).toThrow(
+        /CORS_ORIGINS: CORS_ORIGINS must list http\(s\) origins such as https:\/\/app\.example\.com/,
+      );
+  });
+
+  it('refuses origins of another site unless PUBLIC_ORIGIN is a secure context', () => {
+    const error =
+      'CORS_ORIGINS: CORS_ORIGINS names another site than PUBLIC_ORIGIN: its session cookies must be SameSite=None; Secure, which needs PUBLIC_ORIGIN on https (or on localhost, 127.0.0.1 or [::1])';
+    expect(() =>
+      loadConfig({ CORS_ORIGINS: 'https://app.example.com', PUBLIC_ORIGIN: 'http://example.org' }),
+    ).toThrow(error);
+    // The same site over plain http (Lax cookies): allowed.
+    expect(
+      loadConfig({
+        CORS_ORIGINS: 'http://example.org:8080',
+        PUBLIC_ORIGIN: 'http://api.example.org',
+      }).CORS_ORIGINS,
+    ).toEqual(['http://example.org:8080']);
+    // Another site with https, or with a loopback origin (browsers' secure contexts): allowed.
+    for (const origin of [
+      'https://api.example.org',
+      'http://localhost:3000',
+      'http://127.0.0.1:3000',
+      'http://[::1]:3000',
+      undefined,
+    ])
+      expect(
+        loadConfig({
+          CORS_ORIGINS: 'https://app.example.com',
+          ...(origin ? { PUBLIC_ORIGIN: origin } : {}),
+        }).CORS_ORIGINS,
+      ).toEqual(['https://app.example.com']);
+  });
+
   it('picks the distributed stores only when their settings are given', () => {
     const embedded = loadConfig({ MONGODB_URL: ' ', EVENTSTORE_CONNECTION_STRING: '' });
     expect(embedded.MONGODB_URL).toBeUndefined();

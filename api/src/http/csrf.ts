@@ -13,8 +13,9 @@ const originOf = (url: string): string | undefined => {
 
 /**
  * Refuses a mutating request that a browser sent from another site: its `Origin` (or failing that
- * `Sec-Fetch-Site`, then `Referer`) must be ours. Requests without any of them come from programs,
- * not browsers, so they carry no ambient cookies to abuse. Session cookies are SameSite=Lax too.
+ * `Sec-Fetch-Site`, then `Referer`) must be ours or one of `CORS_ORIGINS` (`allowedOrigins`).
+ * Requests without any of them come from programs, not browsers, so they carry no ambient cookies
+ * to abuse. Session cookies are SameSite=Lax too, unless `CORS_ORIGINS` names another site.
  */
 export const csrfGuard =
   (allowedOrigins: readonly string[]): RequestHandler =>

@@ -4,6 +4,7 @@ import type { Request, RequestHandler } from 'express';
 import session from 'express-session';
 import type { Account } from '../accounts/account';
 import type { AppDeps } from '../app-deps';
+import { anyCrossSite } from './cross-origin';
 
 declare module 'express-session' {
   interface SessionData {
@@ -27,6 +28,12 @@ export interface SessionOptions {
   readonly secret: string;
   /** Secure cookies (https): set only on a request that came over https. */
   readonly secure: boolean;
+  /**
+   * Cookies for pages of other sites too (`CORS_ORIGINS`): SameSite=None and Partitioned, which
+   * browsers take only with Secure, so they are Secure whatever `secure` says; with `secure` false (an http origin on
+   * localhost, which browsers hold for a secure context) they are sent over http as well.
+   */
+  readonly crossSite?: boolean;
   /** Whether `X-Forwarded-Proto` tells a request came over https (behind one proxy). */
   readonly trustProxy: boolean;
   /**
@@ -201,15 +208,19 @@ const cameOverHttps = (req: IncomingMessage, trustProxy: boolean): boolean => {
  *   store at most once a minute per session, not on every response;
  * - the account comes from `users` (a cache of the account store): an account that no longer
  *   exists leaves the request anonymous and the session without a user, as passport did.
- * Cookies are httpOnly, SameSite=Lax, Secure on https, a new id at every login (`regenerate`).
+ * Cookies are httpOnly, SameSite=Lax, Secure on https, a new id at every login (`regenerate`);
+ * with `crossSite`, SameSite=None, Secure and Partitioned.
  */
 export const leanSession = (options: SessionOptions): RequestHandler => {
   const { store, secret, log } = options;
   const now = options.now ?? Date.now;
+  const crossSite = options.crossSite ?? false;
   const cookieOptions = {
     httpOnly: true,
-    sameSite: 'lax' as const,
-    secure: options.secure,
+    sameSite: crossSite ? ('none' as const) : ('lax' as const),
+    secure: options.secure || crossSite,
+    // Kept per top-level site (CHIPS), which browsers that block third-party cookies still allow.
+    partitioned: crossSite,
     maxAge: options.maxAgeMs ?? WEEK_MS,
     path: '/',
   };
@@ -257,6 +268,10 @@ export const leanSession = (options: SessionOptions): RequestHandler => {
     const cookie = new Cookie(data.cookie);
     if (typeof expires === 'string') cookie.expires = new Date(expires);
     cookie.originalMaxAge = originalMaxAge ?? null;
+    // The attributes are today's configuration's, not those the session was made with.
+    cookie.sameSite = cookieOptions.sameSite;
+    cookie.secure = cookieOptions.secure;
+    (cookie as session.Cookie & { partitioned?: boolean }).partitioned = cookieOptions.partitioned;
     data.cookie = cookie;
     req.session = new TrackedSession(req, data);
   };
@@ -286,7 +301,7 @@ export const leanSession = (options: SessionOptions): RequestHandler => {
     if (!sess) return;
     const isNew = req.sessionID !== state.cookieId;
     if (isNew ? contentOf(sess) === EMPTY : !state.roll) return;
-    if (sess.cookie.secure && !cameOverHttps(req, options.trustProxy)) return;
+    if (options.secure && !cameOverHttps(req, options.trustProxy)) return;
     if (!isNew) {
       sess.touch();
       state.touchStore = true;
@@ -429,6 +444,8 @@ export const sessionMiddleware = (deps: AppDeps): RequestHandler =>
     store: deps.sessions,
     secret: deps.sessionSecret,
     secure: deps.origin.startsWith('https:'),
+    // Clients of other sites (CORS_ORIGINS) need the cookie on their requests: SameSite=None.
+    crossSite: anyCrossSite(deps.origin, deps.config.CORS_ORIGINS ?? []),
     trustProxy: deps.config.TRUST_PROXY,
     users: (id) => (deps.accounts.byIdNow ? deps.accounts.byIdNow(id) : deps.accounts.byId(id)),
     log: deps.log,

@@ -126,7 +126,7 @@ export class RealtimeGateway {
     allowedOrigins: () => readonly string[],
     options: GatewayOptions = {},
   ) {
-    this.users = new UserCache(deps.accounts, options.users);
+    this.users = new UserCache(deps.users, options.users);
     this.replayBuffer = Math.max(1, options.replayBuffer ?? 256);
     this.followedAuctions = Math.max(1, options.followedAuctions ?? 1000);
     const { config } = deps;
@@ -139,6 +139,12 @@ export class RealtimeGateway {
     });
     this.io = new Server(httpServer, {
       serveClient: false,
+      // Pages of CORS_ORIGINS may poll (long-polling requests are CORS requests; WebSocket is not).
+      ...(config.CORS_ORIGINS
+        ? {
+            cors: { origin: [...config.CORS_ORIGINS], credentials: true, methods: ['GET', 'POST'] },
+          }
+        : {}),
       allowRequest: (req, callback) => {
         const origin = req.headers.origin;
         callback(null, origin === undefined || allowedOrigins().includes(origin));
@@ -313,6 +319,7 @@ export class RealtimeGateway {
           followed.revision,
           { createdAt: followed.createdAt, categoryName: categoryName ?? '' },
           users,
+          this.deps.imageUrl,
         );
         const state: AuctionStateEvent = {
           productId: auctionId,
@@ -390,7 +397,7 @@ export class RealtimeGateway {
         const recent: Followed['recent'] = [];
         for (const { event, revision, state: after } of tail) {
           if (!isBroadcast(event)) continue;
-          const payload = socketPayload(event, revision, after, users);
+          const payload = socketPayload(event, revision, after, users, this.deps.imageUrl);
           recent.push({ revision, name: socketEventName(event), payload });
         }
         const followed: Followed = {
@@ -508,7 +515,13 @@ export class RealtimeGateway {
       followed.revision = recorded.revision;
       if (isBroadcast(event)) {
         const name = socketEventName(event);
-        const payload = socketPayload(event, recorded.revision, followed.state, users ?? new Map());
+        const payload = socketPayload(
+          event,
+          recorded.revision,
+          followed.state,
+          users ?? new Map(),
+          this.deps.imageUrl,
+        );
         followed.recent.push({ revision: recorded.revision, name, payload });
         if (followed.recent.length > this.replayBuffer) {
           const dropped = followed.recent.shift();
