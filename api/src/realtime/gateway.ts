@@ -29,6 +29,7 @@ import type { Account } from '../accounts/account';
 import type { AppDeps } from '../app-deps';
 import { isBroadcast, socketEventName, socketPayload, usersOf } from './auction-events';
 import { auctionView, usersOfView } from './auction-view';
+import { withImageUrls } from '../http/image-urls';
 import { UserCache } from './user-cache';
 import { type WatchLimitSettings, WatchLimits, socketAddress } from './watch-limits';
 
@@ -126,7 +127,7 @@ export class RealtimeGateway {
     allowedOrigins: () => readonly string[],
     options: GatewayOptions = {},
   ) {
-    this.users = new UserCache(deps.users, options.users);
+    this.users = new UserCache(withImageUrls(deps.accounts, deps.imageUrl), options.users);
     this.replayBuffer = Math.max(1, options.replayBuffer ?? 256);
     this.followedAuctions = Math.max(1, options.followedAuctions ?? 1000);
     const { config } = deps;
