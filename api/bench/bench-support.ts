@@ -9,6 +9,9 @@ import {
   SYSTEM_ACTOR,
   auctionStream,
   fixedCategories,
+  centsToDollars,
+  dollarsToCents,
+  minimumRaise,
 } from '@auction/contracts';
 import { Engine, type EventStore, type NewEvent, SqliteEventStore } from '@auction/engine';
 import { recordCommands } from '@auction/engine/testing';
@@ -94,6 +97,10 @@ export const percentile = (sorted: readonly number[], p: number): number =>
     ? 0
     : (sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0);
 export const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+
+/** The smallest bid, in dollars, that beats `dollars` by the published increment table. */
+export const raiseDollars = (dollars: number): number =>
+  centsToDollars(minimumRaise(dollarsToCents(dollars)));
 
 /** Runs `task` on `items` with at most `limit` at once. */
 export const pool = async <T, R>(
@@ -262,7 +269,7 @@ export const writeAuctionLog = async (
           data: { auctionId, bidId: randomUUID(), amount },
           metadata: metadata(`bidder-${(a * 7 + b) % 3000}`, created + (b + 1) * 1000),
         });
-        amount += 100 + (b % 7) * 50;
+        amount = minimumRaise(amount) + (b % 7) * 50;
       }
       if (!closed) liveAuction = { id: auctionId, nextBidCents: amount };
       if (closed) {

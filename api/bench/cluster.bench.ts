@@ -8,7 +8,7 @@
  *              comes back on the sender's reply topic
  * N auctions (default 100) are created up front; bidders (default 30, spread round-robin over the
  * nodes, each talking to one node over keep-alive connections) bid on random auctions in closed
- * loops, each bid $1 above the highest amount sent or seen on that auction, so nearly all are
+ * loops, each bid one increment above the highest amount sent or seen on that auction, so nearly all are
  * accepted. Per mode, in this order (each phase after a short warm-up of its own):
  *   refusedPath  bids of $1, below every starting price, one in flight at a time (rotating over
  *                the bidders, so over the nodes) and then every bidder at once: the command
@@ -55,6 +55,7 @@ import {
   round,
   signUpAndLogIn,
   createLot,
+  raiseDollars,
 } from './bench-support';
 
 const { values } = parseArgs({
@@ -232,7 +233,7 @@ const bidLoop = async (
         let bidAmount = 1;
         if (expected === 201) {
           bidAmount = auction.next;
-          auction.next += 1;
+          auction.next = raiseDollars(auction.next);
         }
         const sent = performance.now();
         let reply: Reply;
@@ -250,7 +251,7 @@ const bidLoop = async (
         const latency = performance.now() - sent;
         if (reply.status === 201) {
           t.accepted.set((reply.body.newBid as { _id: string })._id, auction.id);
-          auction.next = Math.max(auction.next, Number(reply.body.currentBid) + 1);
+          auction.next = Math.max(auction.next, raiseDollars(Number(reply.body.currentBid)));
         }
         const message = String(reply.body.message);
         const minimum = MINIMUM.exec(message)?.[1];

@@ -29,6 +29,7 @@ import {
   createLot,
   startBenchServer,
   startBareServer,
+  raiseDollars,
 } from './bench-support';
 
 const { values } = parseArgs({
@@ -83,7 +84,7 @@ interface Target {
 
 /**
  * N sockets watch the auction, then `bidCount` bids are accepted at `rate` (open loop, at most
- * `maxInFlight` at once, each $1 above the one sent before: two bids in flight together can reach
+ * `maxInFlight` at once, each one increment above the one sent before: two bids in flight together can reach
  * the server in the other order, the lower one is then refused and another sent). The figures,
  * and the first `newBid` payload a socket received.
  */
@@ -170,7 +171,7 @@ const measure = async (target: Target) => {
     const sent = performance.now();
     const res = await target.http.send('POST', '/bid/placeBid', cookie, {
       productId: target.auctionId,
-      bidAmount: (amount += 1),
+      bidAmount: (amount = raiseDollars(amount)),
     });
     const acked = performance.now();
     if (res.status !== 201) {

@@ -2,7 +2,7 @@
  * HTTP bids under load: the real server (api/src/main.ts) as a child process on a fresh DATA_DIR,
  * 200 bidders signed up and logged in over HTTP, each in a closed loop over keep-alive connections
  * (Nagle off). Two scenarios, one JSON line each:
- *   hot     every bidder raises the same auction: $1 above the highest amount sent or seen so far
+ *   hot     every bidder raises the same auction: one increment above the highest amount sent or seen so far
  *   spread  100 auctions, 2 bidders each
  * A bid overtaken by a higher one on the way is refused (409, `refused`): a race, not an error.
  * `bidsPerSec` counts accepted bids, `bidRequestsPerSec` every bid the server decided. Beside
@@ -35,6 +35,7 @@ import {
   createLot,
   startBenchServer,
   startBareServer,
+  raiseDollars,
 } from './bench-support';
 
 const { values } = parseArgs({
@@ -132,14 +133,14 @@ const bidLoop = async (
   const elapsed = await closedLoop(bidders, ms, t, async (bidder, index) => {
     const auction = auctionOf(index);
     const bidAmount = auction.next;
-    auction.next += 1;
+    auction.next = raiseDollars(auction.next);
     const reply = await http.send('POST', '/bid/placeBid', bidder.cookie, {
       productId: auction.id,
       bidAmount,
     });
     if (reply.status === 201) {
       accepted.set((reply.body.newBid as { _id: string })._id, auction.id);
-      auction.next = Math.max(auction.next, Number(reply.body.currentBid) + 1);
+      auction.next = Math.max(auction.next, raiseDollars(Number(reply.body.currentBid)));
     } else if (reply.status === 409) {
       const minimum = MINIMUM.exec(String(reply.body.message))?.[1];
       if (minimum) auction.next = Math.max(auction.next, Number(minimum.replace(/,/g, '')));

@@ -18,7 +18,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { auctionStream } from '@auction/contracts';
+import { auctionStream, minimumRaise } from '@auction/contracts';
 import { AuctionActor, Engine, SqliteEventStore } from '../src/index';
 import { EVENTS_SCHEMA } from '../src/event-store/sqlite-event-store';
 
@@ -163,7 +163,7 @@ const run = async (auctions: number) => {
   const before = store.groupCommits();
   const rssBefore = process.memoryUsage().rss;
 
-  // Each auction's bidders offer $1 above the last amount sent to it: raising, so accepted,
+  // Each auction's bidders offer one increment above the last amount sent to it: raising, so accepted,
   // except when a later offer overtakes an earlier one in the same auction's queue.
   const nextAmount = auctionIds.map(() => 10_000);
   let accepted = 0;
@@ -175,7 +175,7 @@ const run = async (auctions: number) => {
     const index = i % auctions;
     const auctionId = auctionIds[index] as string;
     while (performance.now() < deadline) {
-      const amount = (nextAmount[index] = (nextAmount[index] ?? 0) + 100);
+      const amount = (nextAmount[index] = minimumRaise(nextAmount[index] ?? 10_000));
       const sent = performance.now();
       const outcome = await engine.send({
         type: 'PlaceBid',

@@ -13,6 +13,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
+import { minimumRaise } from '@auction/contracts';
 import { Engine, type NewEvent, SqliteEventStore } from '@auction/engine';
 import { allProjections } from '../src/index';
 import { SqliteReadStore } from '../src/read-store/sqlite-read-store';
@@ -165,7 +166,8 @@ const main = async () => {
     const wait = due - performance.now();
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
     const auctionId = auctions[i % auctions.length] as string;
-    const amount = (amounts.get(auctionId) ?? 10_000) + 100;
+    const previous = amounts.get(auctionId);
+    const amount = previous === undefined ? 10_000 : minimumRaise(previous);
     amounts.set(auctionId, amount);
     inFlight.push(
       bus

@@ -198,6 +198,13 @@ describe('a day on the marketplace, in a real browser', () => {
     await page.goto(auctionUrl);
     await page.getByRole('button', { name: 'Place Bid' }).click();
     const dialog = page.getByRole('dialog', { name: 'Place Bid' });
+    // At $150 the published increment is $2.50.
+    await expect(
+      dialog.getByText('Enter $152.50 or more. Bids go up by at least $2.50 at this price.'),
+    ).toBeVisible();
+    await dialog.getByLabel('Bid Amount').fill('152.49');
+    await dialog.getByRole('button', { name: 'Place Bid' }).click();
+    await expect(dialog).toBeVisible();
     await dialog.getByLabel('Bid Amount').fill('200');
     await dialog.getByRole('button', { name: 'Place Bid' }).click();
     await expect(page.getByText('Bid Placed')).toBeVisible();

@@ -29,7 +29,7 @@ const create = (auctionId: string): AuctionCommand => ({
 const bids = (auctionId: string, from: number, count: number): AuctionCommand[] =>
   Array.from({ length: count }, (_, i) => ({
     type: 'PlaceBid',
-    data: { auctionId, bidId: `bid-${from + i}`, amount: 10_000 + (from + i) * 100 },
+    data: { auctionId, bidId: `bid-${from + i}`, amount: 10_000 + (from + i) * 10_000 },
     metadata: meta(`bidder-${(from + i) % 2}`, from + i + 1),
   }));
 

@@ -222,7 +222,7 @@ describe('the other lists, a page at a time', () => {
     for (let i = 0; i < 12; i++) {
       const outcome = await server.deps.engine.send({
         type: 'PlaceBid',
-        data: { auctionId, bidId: randomUUID(), amount: (101 + i) * 100 },
+        data: { auctionId, bidId: randomUUID(), amount: (105 + 5 * i) * 100 },
         metadata: {
           commandId: randomUUID(),
           actorId: (i % 2 === 0 ? bidder : rival).id,

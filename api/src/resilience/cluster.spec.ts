@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AuctionSocketEvent, auctionStream, socketEventNames } from '@auction/contracts';
+import {
+  AuctionSocketEvent,
+  auctionStream,
+  centsToDollars,
+  dollarsToCents,
+  minimumRaise,
+  socketEventNames,
+} from '@auction/contracts';
 import { type RecordedEvent, partitionOf, verifyChain } from '@auction/engine';
 import {
   type CollectionSpec,
@@ -239,7 +246,9 @@ describe.skipIf(!brokers || !mongodbUrl)('a cluster of three nodes on Kafka', ()
           hot.endsAt - now < 6000 && hot.endsAt > now + 100 && random() < 0.5
             ? hot
             : (open[Math.floor(random() * open.length)] as Lot);
-        const bidAmount = lot.known + 1 + Math.floor(random() * 3);
+        // One increment above the highest known, give or take what other lanes sent meanwhile.
+        const bidAmount =
+          centsToDollars(minimumRaise(dollarsToCents(lot.known))) + Math.floor(random() * 3);
         lot.known = Math.max(lot.known, bidAmount);
         const node = nodeFor(i % NODES);
         let res;

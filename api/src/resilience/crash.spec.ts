@@ -1,7 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AuctionView, auctionStream } from '@auction/contracts';
+import {
+  type AuctionView,
+  auctionStream,
+  centsToDollars,
+  dollarsToCents,
+  minimumRaise,
+} from '@auction/contracts';
 import { type RecordedEvent, verifyChain } from '@auction/engine';
 import { allProjections } from '@auction/projections';
 import { afterAll, expect, it, vi } from 'vitest';
@@ -108,7 +114,9 @@ it(`every acknowledged bid survives ${ROUNDS} SIGKILLs; overdue auctions close; 
       while (!killed) {
         const open = lots.filter((lot) => lot.endsAt > Date.now() - 200);
         const lot = open[Math.floor(random() * open.length)] as Lot;
-        const bidAmount = lot.known + 1 + Math.floor(random() * 3);
+        // One increment above the highest known, give or take what other lanes sent meanwhile.
+        const bidAmount =
+          centsToDollars(minimumRaise(dollarsToCents(lot.known))) + Math.floor(random() * 3);
         lot.known = Math.max(lot.known, bidAmount);
         let res;
         try {

@@ -3,7 +3,7 @@ import { type AuctionCommand, auctionStream, type ErrorCode } from '@auction/con
 import { createCategory, seedFixedCategories } from '../category/categories';
 import { verifyChain } from '../chain/hash-chain';
 import type { CommandOutcome } from '../command-bus/command-bus';
-import { T0, closeAuction, createAuction, iso, placeBid } from '../test-support/commands';
+import { T0, closeAuction, createAuction, iso, placeBid, raises } from '../test-support/commands';
 import { InstrumentedStore, gate } from '../test-support/instrumented-store';
 import { ManualClock } from '../test-support/manual-clock';
 import { tempSqliteStore } from '../test-support/stores';
@@ -51,10 +51,9 @@ afterEach(async () => {
 
 describe('group commit', () => {
   it('appends concurrent bids in few batches, in one order, each answered with its own revision', async () => {
+    const amounts = raises(300, dollars(100));
     const outcomes = await Promise.all(
-      Array.from({ length: 300 }, (_, i) =>
-        bus.send(placeBid(A, `bidder-${i % 7}`, dollars(100 + i))),
-      ),
+      amounts.map((amount, i) => bus.send(placeBid(A, `bidder-${i % 7}`, amount))),
     );
     expect(outcomes.every((o) => o.ok)).toBe(true);
     expect(store.appends.length).toBeLessThanOrEqual(2);
@@ -64,7 +63,7 @@ describe('group commit', () => {
     expect(stored).toHaveLength(301);
     expect(verifyChain(auctionStream(A), stored)).toMatchObject({ ok: true, length: 301 });
     const last = outcomes[299];
-    expect(last?.ok && last.currentBid).toBe(dollars(399));
+    expect(last?.ok && last.currentBid).toBe(amounts[299]);
   });
 
   it('answers a caller only after its batch is committed', async () => {
@@ -91,7 +90,7 @@ describe('group commit', () => {
     await flushes();
     expect(store.appends).toHaveLength(1);
     const tooLow = bus.send(placeBid(A, 'bob', dollars(150)));
-    const raise = bus.send(placeBid(A, 'bob', dollars(151)));
+    const raise = bus.send(placeBid(A, 'bob', dollars(155)));
     await flushes();
     expect(store.appends).toHaveLength(1);
     held.open();
@@ -138,7 +137,7 @@ describe('failures', () => {
     expect(codeOf(outcome)).toBe('ok');
     expect(outcome.ok && outcome.revision).toBe(1);
     expect(await env.store.readStream(auctionStream(A))).toHaveLength(2);
-    expect(codeOf(await bus.send(placeBid(A, 'bob', dollars(151))))).toBe('ok');
+    expect(codeOf(await bus.send(placeBid(A, 'bob', dollars(155))))).toBe('ok');
   });
 
   it('an actor that cannot re-read its stream is replaced on the next command', async () => {
@@ -164,7 +163,7 @@ describe('another writer on the same stream', () => {
       expect(codeOf(await other.send(placeBid(A, 'bob', dollars(300))))).toBe('ok');
       const [stale, raised] = await Promise.all([
         bus.send(placeBid(A, 'carol', dollars(200))),
-        bus.send(placeBid(A, 'carol', dollars(301))),
+        bus.send(placeBid(A, 'carol', dollars(305))),
       ]);
       expect(codeOf(stale)).toBe('BID_TOO_LOW');
       expect(codeOf(raised)).toBe('ok');
@@ -174,7 +173,7 @@ describe('another writer on the same stream', () => {
         undefined,
         dollars(120),
         dollars(300),
-        dollars(301),
+        dollars(305),
       ]);
       expect(verifyChain(auctionStream(A), stored).ok).toBe(true);
     } finally {
@@ -219,7 +218,7 @@ describe('registry', () => {
       clock.advance(60_000);
       expect(registry.size).toBe(0);
       expect(codeOf(await registry.send(placeBid(A, 'bob', dollars(150))))).toBe('BID_TOO_LOW');
-      expect(codeOf(await registry.send(placeBid(A, 'bob', dollars(151))))).toBe('ok');
+      expect(codeOf(await registry.send(placeBid(A, 'bob', dollars(155))))).toBe('ok');
     } finally {
       await registry.close();
     }
@@ -229,7 +228,7 @@ describe('registry', () => {
     const inFlight = bus.send(placeBid(A, 'alice', dollars(150)));
     await bus.close();
     expect(codeOf(await inFlight)).toBe('ok');
-    await expect(bus.send(placeBid(A, 'bob', dollars(151)))).rejects.toMatchObject({
+    await expect(bus.send(placeBid(A, 'bob', dollars(155)))).rejects.toMatchObject({
       code: 'UNAVAILABLE',
     });
   });

@@ -11,6 +11,7 @@ import {
   type RetractBid,
   bidTooLow,
   isoToMs,
+  minimumRaise,
   rejection,
   rules,
 } from '@auction/contracts';
@@ -143,7 +144,7 @@ const placeBid = ({ data, metadata }: PlaceBid, state: AuctionState, now: string
   if (metadata.actorId === state.sellerId) return refuse('OWN_AUCTION');
   if (state.bids.has(data.bidId)) return refuse('BID_ALREADY_EXISTS');
   const minimum =
-    state.leadingBidId === null ? state.startingPrice : state.currentBid + rules.minIncrementCents;
+    state.leadingBidId === null ? state.startingPrice : minimumRaise(state.currentBid);
   if (data.amount < minimum) return { ok: false, rejection: bidTooLow(minimum) };
   return accept({
     type: 'BidPlaced',
@@ -165,7 +166,7 @@ const editBid = ({ data, metadata }: EditBid, state: AuctionState, now: string):
   if (!bid || bid.retracted) return refuse('BID_NOT_FOUND');
   if (bid.bidderId !== metadata.actorId) return refuse('NOT_BID_OWNER');
   const minimum =
-    state.leadingBidId === bid.bidId ? bid.amount + 1 : state.currentBid + rules.minIncrementCents;
+    state.leadingBidId === bid.bidId ? bid.amount + 1 : minimumRaise(state.currentBid);
   if (data.amount < minimum) return { ok: false, rejection: bidTooLow(minimum) };
   return accept({
     type: 'BidEdited',

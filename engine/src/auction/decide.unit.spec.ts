@@ -236,25 +236,42 @@ describe('PlaceBid', () => {
       .thenRejects('BID_TOO_LOW', { minimum: 10_000 });
   });
 
-  it('accepts a later bid of exactly the highest bid + $1', () => {
+  it('accepts a later bid of exactly the highest bid + its increment ($2.50 at $100)', () => {
     spec
       .given([created(), placed('alice', 'b1', 10_000)])
-      .when(place('bob', 'b2', 10_100))
-      .then([placed('bob', 'b2', 10_100, NOW)]);
+      .when(place('bob', 'b2', 10_250))
+      .then([placed('bob', 'b2', 10_250, NOW)]);
+  });
+
+  it.each([
+    [24_999, 25_249, 'the $100–$249.99 row: $2.50'],
+    [25_000, 25_500, 'the $250–$499.99 row: $5'],
+    [99_999, 100_999, 'the $500–$999.99 row: $10'],
+    [100_000, 102_500, 'the $1,000–$2,499.99 row: $25'],
+    [500_000, 510_000, 'the $5,000-and-up row: $100'],
+  ])('at a highest bid of %i cents asks for %i (%s)', (highest, minimum) => {
+    spec
+      .given([created(), placed('alice', 'b1', highest)])
+      .when(place('bob', 'b2', minimum - 1))
+      .thenRejects('BID_TOO_LOW', { minimum });
+    spec
+      .given([created(), placed('alice', 'b1', highest)])
+      .when(place('bob', 'b2', minimum))
+      .then([placed('bob', 'b2', minimum, NOW)]);
   });
 
   it('refuses a later bid equal to the highest bid', () => {
     spec
       .given([created(), placed('alice', 'b1', 10_000)])
       .when(place('bob', 'b2', 10_000))
-      .thenRejects('BID_TOO_LOW', { minimum: 10_100 });
+      .thenRejects('BID_TOO_LOW', { minimum: 10_250 });
   });
 
-  it('refuses a later bid of the highest bid + 99 cents', () => {
+  it('refuses a later bid one cent short of the increment', () => {
     spec
       .given([created(), placed('alice', 'b1', 10_000)])
-      .when(place('bob', 'b2', 10_099))
-      .thenRejects('BID_TOO_LOW', { minimum: 10_100 });
+      .when(place('bob', 'b2', 10_249))
+      .thenRejects('BID_TOO_LOW', { minimum: 10_250 });
   });
 
   it('states the minimum in dollars when a bid is too low', () => {
@@ -265,7 +282,7 @@ describe('PlaceBid', () => {
 
     expect(decision).toMatchObject({
       ok: false,
-      rejection: { code: 'BID_TOO_LOW', message: expect.stringContaining('$101.00') as unknown },
+      rejection: { code: 'BID_TOO_LOW', message: expect.stringContaining('$102.50') as unknown },
     });
   });
 
@@ -274,11 +291,11 @@ describe('PlaceBid', () => {
       .given([
         created(),
         placed('alice', 'b1', 10_000),
-        placed('bob', 'b2', 10_100),
-        retracted('bob', 'b2', 10_100, { currentBid: 10_000, leadingBidId: 'b1' }),
+        placed('bob', 'b2', 10_500),
+        retracted('bob', 'b2', 10_500, { currentBid: 10_000, leadingBidId: 'b1' }),
       ])
-      .when(place('bob', 'b3', 10_100))
-      .then([placed('bob', 'b3', 10_100, NOW)]);
+      .when(place('bob', 'b3', 10_250))
+      .then([placed('bob', 'b3', 10_250, NOW)]);
   });
 
   it('asks for the starting price again once every bid was retracted', () => {
@@ -295,10 +312,10 @@ describe('PlaceBid', () => {
   it('lets the leader raise their own lead', () => {
     const state = spec
       .given([created(), placed('alice', 'b1', 10_000)])
-      .when(place('alice', 'b2', 10_100))
-      .then([placed('alice', 'b2', 10_100, NOW)]);
+      .when(place('alice', 'b2', 10_250))
+      .then([placed('alice', 'b2', 10_250, NOW)]);
 
-    expect(state).toMatchObject({ currentBid: 10_100, leadingBidId: 'b2' });
+    expect(state).toMatchObject({ currentBid: 10_250, leadingBidId: 'b2' });
   });
 
   it('refuses a bid from the seller', () => {
@@ -372,20 +389,20 @@ describe('PlaceBid', () => {
 describe('EditBid', () => {
   const aliceThenBob = [created(), placed('alice', 'b1', 10_000), placed('bob', 'b2', 10_100)];
 
-  it('raises an outbid bid to the highest bid + $1, recording the previous amount', () => {
+  it('raises an outbid bid to the highest bid + its increment, recording the previous amount', () => {
     const state = spec
       .given(aliceThenBob)
-      .when(editBid('alice', 'b1', 10_200))
-      .then([bidEdited('alice', 'b1', 10_000, 10_200, NOW)]);
+      .when(editBid('alice', 'b1', 10_350))
+      .then([bidEdited('alice', 'b1', 10_000, 10_350, NOW)]);
 
-    expect(state).toMatchObject({ currentBid: 10_200, leadingBidId: 'b1' });
+    expect(state).toMatchObject({ currentBid: 10_350, leadingBidId: 'b1' });
   });
 
-  it('refuses to raise an outbid bid to less than the highest bid + $1', () => {
+  it('refuses to raise an outbid bid to less than the highest bid + its increment', () => {
     spec
       .given(aliceThenBob)
-      .when(editBid('alice', 'b1', 10_199))
-      .thenRejects('BID_TOO_LOW', { minimum: 10_200 });
+      .when(editBid('alice', 'b1', 10_349))
+      .thenRejects('BID_TOO_LOW', { minimum: 10_350 });
   });
 
   it('raises the leading bid by a single cent', () => {
@@ -745,8 +762,8 @@ describe('business time', () => {
   it('stamps a command that arrives out of order with the time of the last event', () => {
     spec
       .given([created(), placed('alice', 'b1', 10_000, at(10))])
-      .when(place('bob', 'b2', 10_100, at(5)))
-      .then([placed('bob', 'b2', 10_100, at(10))]);
+      .when(place('bob', 'b2', 10_250, at(5)))
+      .then([placed('bob', 'b2', 10_250, at(10))]);
   });
 
   it('keeps a cancellation from going back in time', () => {

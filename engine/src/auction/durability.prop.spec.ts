@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { auctionStream } from '@auction/contracts';
+import { auctionStream, minimumRaise } from '@auction/contracts';
 import { seedFixedCategories } from '../category/categories';
 import { verifyChain } from '../chain/hash-chain';
 import type { CommandOutcome } from '../command-bus/command-bus';
@@ -36,7 +36,7 @@ describe('durability', () => {
           expect((await bus.send(createAuction(A))).ok).toBe(true);
           for (const { bids, ending } of segments) {
             const sends = bids.map((b, i) => {
-              amount += 100;
+              amount = minimumRaise(amount);
               return bus.send(placeBid(A, `bidder-${b}`, amount, T0 + 1000 + i));
             });
             // Observed from the start: a send may fail while the store is still closing.
@@ -62,7 +62,7 @@ describe('durability', () => {
             for (const [id, revision] of acknowledged) expect(storedAt.get(id)).toBe(revision);
             expect(verifyChain(auctionStream(A), stored).ok).toBe(true);
           }
-          const next = await bus.send(placeBid(A, 'late', amount + 100, T0 + 50_000));
+          const next = await bus.send(placeBid(A, 'late', minimumRaise(amount), T0 + 50_000));
           expect(next.ok).toBe(true);
         } finally {
           await bus.close();

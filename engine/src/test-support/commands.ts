@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { AuctionCommand, CreateAuction, PlaceBid } from '@auction/contracts';
+import {
+  type AuctionCommand,
+  type CreateAuction,
+  type PlaceBid,
+  minimumRaise,
+} from '@auction/contracts';
 
 export const T0 = Date.parse('2030-01-01T12:00:00.000Z');
 export const iso = (ms: number): string => new Date(ms).toISOString();
@@ -62,3 +67,11 @@ export const retractBid = (
   data: { auctionId, bidId },
   metadata: meta(bidder, at),
 });
+
+/** `count` bids, each the smallest raise over the one before, the first at `from`. */
+export const raises = (count: number, from: number): number[] => {
+  const amounts: number[] = [];
+  for (let amount = from; amounts.length < count; amount = minimumRaise(amount))
+    amounts.push(amount);
+  return amounts;
+};

@@ -25,6 +25,7 @@ export {
   normaliseCategoryName,
 } from './ids';
 export { rules } from './rules';
+export { bidIncrements, incrementAt, minimumRaise } from './increments';
 export { fixedCategories } from './categories';
 export {
   errorCatalog,

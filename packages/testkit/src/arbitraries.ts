@@ -1,5 +1,13 @@
 import fc from 'fast-check';
-import { MAX_CENTS, SYSTEM_ACTOR, isoToMs, rules, toIsoTime } from '@auction/contracts';
+import {
+  MAX_CENTS,
+  SYSTEM_ACTOR,
+  bidIncrements,
+  isoToMs,
+  minimumRaise,
+  rules,
+  toIsoTime,
+} from '@auction/contracts';
 import type {
   AuctionCommand,
   CancelAuction,
@@ -39,8 +47,10 @@ export const centsArbitrary = (): fc.Arbitrary<number> =>
       0,
       rules.minStartingPriceCents - 1,
       rules.minStartingPriceCents,
-      rules.minStartingPriceCents + rules.minIncrementCents - 1,
-      rules.minStartingPriceCents + rules.minIncrementCents,
+      minimumRaise(rules.minStartingPriceCents) - 1,
+      minimumRaise(rules.minStartingPriceCents),
+      // Where the increment table changes rows.
+      ...bidIncrements.flatMap((row) => [row.fromCents - 1, row.fromCents]).filter((c) => c >= 0),
       MAX_CENTS,
     ),
     fc.integer({ min: 9_000, max: 50_000 }),
@@ -479,8 +489,7 @@ const toCommands = (auctionId: string, opening: Opening, intents: readonly Inten
     return `ghost-${unknownBids}`;
   };
   const amountOf = (amount: Amount, view: ModelView, bidId: string): number => {
-    const next =
-      view.leadingBidId === null ? view.startingPrice : view.currentBid + rules.minIncrementCents;
+    const next = view.leadingBidId === null ? view.startingPrice : minimumRaise(view.currentBid);
     const own = view.bids.find((b) => b.bidId === bidId)?.amount ?? view.currentBid;
     const base = {
       next,

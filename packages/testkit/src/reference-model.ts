@@ -1,4 +1,4 @@
-import { rules } from '@auction/contracts';
+import { incrementAt, rules } from '@auction/contracts';
 import type { AuctionCommand, ErrorCode } from '@auction/contracts';
 
 /** Where the modelled auction stands; `None` until a CreateAuction is accepted. */
@@ -100,7 +100,7 @@ export const createModel = (): ReferenceModel => {
         if (findBid(bidId) !== undefined) return refused('BID_ALREADY_EXISTS');
         const highest = highestActiveBid();
         const minimum =
-          highest === null ? a.startingPrice : highest.amount + rules.minIncrementCents;
+          highest === null ? a.startingPrice : highest.amount + incrementAt(highest.amount);
         if (amount < minimum) return refused('BID_TOO_LOW');
         bids.push({ bidId, bidderId: actor, amount, retracted: false });
         return accepted;
@@ -117,7 +117,7 @@ export const createModel = (): ReferenceModel => {
         const isHighest = highest.bidId === bid.bidId;
         const tooLow = isHighest
           ? amount <= bid.amount
-          : amount < highest.amount + rules.minIncrementCents;
+          : amount < highest.amount + incrementAt(highest.amount);
         if (tooLow) return refused('BID_TOO_LOW');
         bid.amount = amount;
         return accepted;

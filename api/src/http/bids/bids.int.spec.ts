@@ -80,15 +80,16 @@ describe('POST /bid/placeBid', () => {
     expect(view.bids).toEqual([res.body.newBid]);
   });
 
-  it('lets the leader raise and accepts at least the current bid plus $1', async () => {
+  it('lets the leader raise and accepts at least the current bid plus its increment', async () => {
     const auctionId = await createAuction();
     await placed(alice, auctionId, 100);
-    expectRefused(await place(bob, auctionId, 100.99), 409, 'Your bid must be at least $101.00');
-    await placed(bob, auctionId, 101);
+    expectRefused(await place(bob, auctionId, 102.49), 409, 'Your bid must be at least $102.50');
+    await placed(bob, auctionId, 102.5);
     await placed(bob, auctionId, 250);
+    expectRefused(await place(alice, auctionId, 254.99), 409, 'Your bid must be at least $255.00');
     const view = await detail(auctionId);
     expect(view.currentBid).toBe(250);
-    expect(view.bids.map((b) => b.amount)).toEqual([250, 101, 100]);
+    expect(view.bids.map((b) => b.amount)).toEqual([250, 102.5, 100]);
   });
 
   it('refuses a first bid below the starting price with the minimum in the message', async () => {
@@ -240,13 +241,13 @@ describe('PUT /bid/editBid/:bidId', () => {
     expect(view.bids[0]).toEqual(res.body.updatedBid);
   });
 
-  it('lets an outbid bidder raise past the leader only by at least $1', async () => {
+  it('lets an outbid bidder raise past the leader only by at least the increment', async () => {
     const auctionId = await createAuction();
     const low = await placed(alice, auctionId, 120);
     await placed(bob, auctionId, 130);
-    expectRefused(await edit(alice, low, 130.5), 409, 'Your bid must be at least $131.00');
-    expect((await edit(alice, low, 131)).status).toBe(200);
-    expect((await detail(auctionId)).bids[0]).toMatchObject({ _id: low, amount: 131 });
+    expectRefused(await edit(alice, low, 132.49), 409, 'Your bid must be at least $132.50');
+    expect((await edit(alice, low, 132.5)).status).toBe(200);
+    expect((await detail(auctionId)).bids[0]).toMatchObject({ _id: low, amount: 132.5 });
   });
 
   it('lets the leader edit only upwards', async () => {

@@ -67,7 +67,7 @@ describe('account deletion racing the same user’s requests in flight', () => {
       for (let i = 0; i < 20; i++) {
         requests.push(
           leaver.client.post('/api/v1/bid/placeBid', {
-            json: { productId: auctions[i % 4], bidAmount: 1000 * trial + 10 * i + 500 },
+            json: { productId: auctions[i % 4], bidAmount: 10_000 * trial + 100 * i + 500 },
           }),
         );
         if (i % 7 === 3)

@@ -134,7 +134,7 @@ describe('GET /user/history', () => {
 
   it('defaults to 20 entries', async () => {
     const auctionId = await createAuction('Typewriter');
-    for (let i = 0; i < 21; i++) await bid(bidder, auctionId, 300 + i);
+    for (let i = 0; i < 21; i++) await bid(bidder, auctionId, 300 + 10 * i);
     expect((await bidder.client.get('/api/v1/user/history')).body.history).toHaveLength(20);
     const many = await bidder.client.get('/api/v1/user/history?limit=100');
     expect(many.body.history.length).toBeGreaterThan(21);

@@ -1,4 +1,11 @@
-import type { AuctionView, BidView } from '@auction/contracts';
+import {
+  type AuctionView,
+  type BidView,
+  centsToDollars,
+  dollarsToCents,
+  incrementAt,
+  minimumRaise,
+} from '@auction/contracts';
 import { memo, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { AuctionImage } from '../../components/auction-image';
@@ -186,7 +193,14 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
   const outbid = biddingOpen && hasStandingBid && !leading;
   const bidders = useMemo(() => distinctBidders(auction.bids), [auction.bids]);
   const sellerName = nameOf(auction.seller);
-  const placeMin = auction.bids.length > 0 ? auction.currentBid + 1 : auction.startingPrice;
+  // The smallest raise follows the published increment table, as the server's check does.
+  const nextMin = centsToDollars(minimumRaise(dollarsToCents(auction.currentBid)));
+  const increment = centsToDollars(incrementAt(dollarsToCents(auction.currentBid)));
+  const placeMin = auction.bids.length > 0 ? nextMin : auction.startingPrice;
+  const incrementNote =
+    auction.bids.length > 0
+      ? ` Bids go up by at least ${formatMoney(increment)} at this price.`
+      : '';
   const latestNew = auction.bids.find((bid) => highlighted.has(bid._id));
 
   const closeDialog = useCallback(() => setDialog(null), []);
@@ -437,7 +451,7 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
           label="Bid Amount"
           initialAmount=""
           min={placeMin}
-          hint={`Enter ${formatMoney(placeMin)} or more.`}
+          hint={`Enter ${formatMoney(placeMin)} or more.${incrementNote}`}
           submitLabel="Place Bid"
           busyLabel="Placing..."
           onSubmit={placeBid}
@@ -450,11 +464,11 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
           summary={currentBidLine(editedBid.amount)}
           label="Edit Bid Amount"
           initialAmount={String(editedBid.amount)}
-          min={editIsTop ? editedBid.amount : auction.currentBid + 1}
+          min={editIsTop ? editedBid.amount : nextMin}
           hint={
             editIsTop
               ? `Bids can only go up: enter more than ${formatMoney(editedBid.amount)}.`
-              : `Enter ${formatMoney(auction.currentBid + 1)} or more.`
+              : `Enter ${formatMoney(nextMin)} or more.${incrementNote}`
           }
           submitLabel="Update Bid"
           busyLabel="Updating..."
