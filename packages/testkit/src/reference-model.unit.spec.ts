@@ -183,13 +183,13 @@ describe('reference model', () => {
         .thenRejects('BID_TOO_LOW');
     });
 
-    it('needs the highest plus $1 once there are bids', () => {
+    it('needs the highest plus its increment ($2.50 at $200) once there are bids', () => {
       const history = [create(), place('alice', 'b1', 20_000)];
       given(...history)
-        .when(place('bob', 'b2', 20_100))
+        .when(place('bob', 'b2', 20_250))
         .thenAccepts();
       given(...history)
-        .when(place('bob', 'b2', 20_099))
+        .when(place('bob', 'b2', 20_249))
         .thenRejects('BID_TOO_LOW');
       given(...history)
         .when(place('bob', 'b2', 20_000))
@@ -199,10 +199,10 @@ describe('reference model', () => {
     it('lets the leader raise by the same rule', () => {
       const history = [create(), place('alice', 'b1', 20_000)];
       given(...history)
-        .when(place('alice', 'b2', 20_100))
+        .when(place('alice', 'b2', 20_250))
         .thenAccepts();
       given(...history)
-        .when(place('alice', 'b2', 20_050))
+        .when(place('alice', 'b2', 20_100))
         .thenRejects('BID_TOO_LOW');
     });
 
@@ -277,18 +277,18 @@ describe('reference model', () => {
         .thenRejects('BID_TOO_LOW');
     });
 
-    it('needs an outbid bid to reach the highest plus $1, then it leads', () => {
+    it('needs an outbid bid to reach the highest plus its increment ($5 at $300), then it leads', () => {
       given(...history)
-        .when(editBid('alice', 'b1', 30_099))
+        .when(editBid('alice', 'b1', 30_499))
         .thenRejects('BID_TOO_LOW');
       const view = given(...history)
-        .when(editBid('alice', 'b1', 30_100))
+        .when(editBid('alice', 'b1', 30_500))
         .thenAccepts();
-      expect(view).toMatchObject({ currentBid: 30_100, leadingBidId: 'b1' });
+      expect(view).toMatchObject({ currentBid: 30_500, leadingBidId: 'b1' });
       expect(view.bids).toContainEqual({
         bidId: 'b1',
         bidderId: 'alice',
-        amount: 30_100,
+        amount: 30_500,
         retracted: false,
       });
     });
@@ -543,7 +543,7 @@ describe('reference model', () => {
 
   it('lists bids sorted by bid id', () => {
     const view = given(create(), place('alice', 'b2', 10_000))
-      .when(place('bob', 'b1', 10_100))
+      .when(place('bob', 'b1', 10_250))
       .thenAccepts();
     expect(view.bids.map((b) => b.bidId)).toEqual(['b1', 'b2']);
   });

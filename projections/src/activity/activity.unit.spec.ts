@@ -248,15 +248,15 @@ describe('activity queries: history filter and limit', () => {
     const h = await harness();
     const events = log.create('a1');
     for (let n = 1; n <= 25; n += 1) {
-      events.push(...log.bid('a1', 'ann', 10_000 + n * 100, T0 + n * MINUTE, `b${n}`));
+      events.push(...log.bid('a1', 'ann', 10_000 + n * 500, T0 + n * MINUTE, `b${n}`));
     }
     await h.given(events);
     const all = await history(h.store, 'ann');
     expect(all.map((entry) => entry.id)).toEqual(
       Array.from({ length: 20 }, (_, i) => `bid:b${25 - i}`),
     );
-    expect(all[0]).toMatchObject({ amount: 125, status: 'active' });
-    expect(all[1]).toMatchObject({ amount: 124, status: 'outbid' });
+    expect(all[0]).toMatchObject({ amount: 225, status: 'active' });
+    expect(all[1]).toMatchObject({ amount: 220, status: 'outbid' });
     expect(await history(h.store, 'ann', { limit: 3 })).toEqual(all.slice(0, 3));
     expect(await history(h.store, 'ann', { limit: 30 })).toHaveLength(25);
   });
@@ -317,7 +317,7 @@ describe('activity queries: profile', () => {
     const events = [...log.create('a1'), ...log.create('a2', { title: 'Clock' })];
     for (let n = 1; n <= 7; n += 1) {
       const auctionId = n % 2 === 0 ? 'a2' : 'a1';
-      events.push(...log.bid(auctionId, 'ann', 10_000 + n * 111, T0 + n * MINUTE, `b${n}`));
+      events.push(...log.bid(auctionId, 'ann', 10_000 + n * 511, T0 + n * MINUTE, `b${n}`));
     }
     events.push(...log.edit('a2', { title: 'Wall clock' }, SELLER, T0 + 8 * MINUTE));
     await h.given(events);
@@ -326,7 +326,7 @@ describe('activity queries: profile', () => {
       [7, 6, 5, 4, 3].map((n) => ({
         _id: `b${n}`,
         product: n % 2 === 0 ? { _id: 'a2', title: 'Wall clock' } : { _id: 'a1', title: 'Item a1' },
-        amount: (10_000 + n * 111) / 100,
+        amount: (10_000 + n * 511) / 100,
         createdAt: iso(T0 + n * MINUTE),
       })),
     );

@@ -55,15 +55,15 @@ describe('notifications projection', () => {
     const h = await harness();
     const log = watchAuction();
     log.bid('watch', 'alice', 15_000);
-    log.bid('watch', 'bob', 15_100);
+    log.bid('watch', 'bob', 15_250);
     await h.given(log.events);
 
     expect(await messagesOf(h, 'alice')).toEqual([
-      'You have been outbid on "Vintage watch". The current bid is $151.00.',
+      'You have been outbid on "Vintage watch". The current bid is $152.50.',
     ]);
     expect(await messagesOf(h, 'bob')).toEqual([]);
     expect(await messagesOf(h, 'seller')).toEqual([
-      'New bid of $151.00 on "Vintage watch".',
+      'New bid of $152.50 on "Vintage watch".',
       'New bid of $150.00 on "Vintage watch".',
     ]);
   });
@@ -112,10 +112,10 @@ describe('notifications projection', () => {
     await h.given(retraction);
     expect(await h.store.count(notificationsCollections.items.name)).toBe(before);
 
-    const rebid = log.bid('watch', 'carol', 15_100, T0 + 3000);
+    const rebid = log.bid('watch', 'carol', 15_250, T0 + 3000);
     await h.given(rebid);
     expect((await messagesOf(h, 'alice'))[0]).toBe(
-      'You have been outbid on "Vintage watch". The current bid is $151.00.',
+      'You have been outbid on "Vintage watch". The current bid is $152.50.',
     );
     expect(await messagesOf(h, 'bob')).toEqual([]);
   });
@@ -124,16 +124,16 @@ describe('notifications projection', () => {
     const h = await harness();
     const log = watchAuction();
     log.bid('watch', 'alice', 15_000);
-    log.bid('watch', 'bob', 15_100);
+    log.bid('watch', 'bob', 15_250);
     log.close('watch');
     await h.given(log.events);
 
-    expect((await messagesOf(h, 'bob'))[0]).toBe('You won "Vintage watch" for $151.00!');
+    expect((await messagesOf(h, 'bob'))[0]).toBe('You won "Vintage watch" for $152.50!');
     expect((await messagesOf(h, 'seller'))[0]).toBe(
-      'Your auction "Vintage watch" sold for $151.00.',
+      'Your auction "Vintage watch" sold for $152.50.',
     );
     expect(await messagesOf(h, 'alice')).toEqual([
-      'You have been outbid on "Vintage watch". The current bid is $151.00.',
+      'You have been outbid on "Vintage watch". The current bid is $152.50.',
     ]);
   });
 
@@ -183,12 +183,12 @@ describe('notifications projection', () => {
   it('lists newest first and at most `limit`', async () => {
     const h = await harness();
     const log = watchAuction();
-    for (let i = 0; i < 5; i += 1) log.bid('watch', i % 2 ? 'alice' : 'bob', 15_000 + i * 100);
+    for (let i = 0; i < 5; i += 1) log.bid('watch', i % 2 ? 'alice' : 'bob', 15_000 + i * 500);
     await h.given(log.events);
 
     const all = await notificationsOf(h, 'seller');
     expect(all.map((n) => n.message)).toEqual(
-      ['$154.00', '$153.00', '$152.00', '$151.00', '$150.00'].map(
+      ['$170.00', '$165.00', '$160.00', '$155.00', '$150.00'].map(
         (price) => `New bid of ${price} on "Vintage watch".`,
       ),
     );
@@ -260,11 +260,11 @@ describe('notifications projection', () => {
     log.editBid('watch', 'alice', 'alice-bid', 17_000);
     log.edit('watch', { title: 'Gold watch' }, 'seller', T0 + 2000);
     log.retract('watch', 'alice', 'alice-bid', T0 + 2500);
-    log.bid('watch', 'carol', 16_100, T0 + 2600);
+    log.bid('watch', 'carol', 16_250, T0 + 2600);
     log.close('watch');
     log.create('lamp', { title: 'Brass lamp' });
     log.bid('lamp', 'alice', 10_000);
-    log.bid('lamp', 'bob', 10_100);
+    log.bid('lamp', 'bob', 10_250);
     log.cancel('lamp');
     const expected = await expectSameOnceAndTwice([notificationsProjection], log.events);
     expect(expected[notificationsCollections.items.name]).toHaveLength(14);
