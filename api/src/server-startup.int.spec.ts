@@ -112,6 +112,27 @@ describe('start-up over a log whose read models are lost', () => {
       json: { productId: auctionId, bidAmount: 200 },
     });
     expect(raise).toMatchObject({ status: 201, body: { currentBid: 200 } });
+    // A new auction is taken too, and its 201 carries the auction although no read model has it.
+    const created = await on(seller, server).post('/api/v1/auction/createAuction', {
+      json: {
+        title: 'Sextant',
+        description: 'Brass, with its case',
+        category: 'antiques',
+        startingPrice: 120,
+        auctionDate: new Date(Date.now() + 86_400_000).toISOString(),
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.auction).toMatchObject({
+      title: 'Sextant',
+      category: { _id: 'antiques', name: 'Antiques' },
+      startingPrice: 120,
+      currentBid: 0,
+      status: 'Live',
+      seller: { _id: seller.id, firstName: seller.firstName },
+      bids: [],
+      revision: 0,
+    });
 
     projections.open();
     await server.caughtUp;

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { type AuctionCommand, type AuctionView, DomainError, rejection } from '@auction/contracts';
+import {
+  type AuctionCommand,
+  type AuctionView,
+  DomainError,
+  fixedCategories,
+  rejection,
+} from '@auction/contracts';
+import { fold, initialState } from '@auction/engine';
 import {
   auctionDetail,
   categoriesPage,
@@ -14,7 +21,8 @@ import { type Request, type RequestHandler, Router } from 'express';
 import type { AppDeps } from '../../app-deps';
 import type { AppPassport } from '../auth/passport';
 import { commandMetadata, currentUser, newId } from '../request-context';
-import { catalogReaches, sendCommand } from '../commands';
+import { type Accepted, catalogReaches, sendCommand } from '../commands';
+import { auctionView } from '../../realtime/auction-view';
 import { respond } from '../respond';
 import { clientAddress, limiter } from '../rate-limit';
 import { claimUpload } from '../uploads';
@@ -88,6 +96,27 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
     }
   };
 
+  /**
+   * A new auction as its own committed events show it, for the 201 of a create the catalog has not
+   * applied yet (it lags, or is still catching up at start): a client always gets the auction.
+   */
+  const createdView = async (outcome: Accepted): Promise<AuctionView | null> => {
+    const created = outcome.events.find((event) => event.type === 'AuctionCreated');
+    if (created?.type !== 'AuctionCreated') return null;
+    const { categoryId, sellerId, at } = created.data;
+    const categoryName =
+      (await categoryById(deps.read, categoryId).catch(() => undefined))?.name ??
+      fixedCategories.find((category) => category.categoryId === categoryId)?.name ??
+      '';
+    return auctionView(
+      fold(outcome.events, initialState),
+      outcome.revision,
+      { createdAt: at, categoryName },
+      await deps.users.lookup([sellerId]),
+      deps.imageUrl,
+    );
+  };
+
   // Checked before the body so a stranger learns nothing more than 403; the decider checks again.
   const ownAuction = async (req: Request, userId: string): Promise<AuctionView> => {
     const { id } = parseInput(AuctionIdParams, req.params);
@@ -104,7 +133,7 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
     const input = parseInput(CreateAuctionBody, req.body ?? {});
     const image = claimUpload(req);
     const auctionId = newId(req, user.id, 'auction');
-    await send(
+    const outcome = await send(
       {
         type: 'CreateAuction',
         data: {
@@ -122,7 +151,9 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
     );
     // A retry answered with the first outcome keeps the first image: this one goes.
     if (image !== null) await releaseAuctionImages(deps, auctionId, image);
-    respond(res, 201, 'Auction Created', { auction: (await detail(auctionId)) ?? null });
+    respond(res, 201, 'Auction Created', {
+      auction: (await detail(auctionId)) ?? (await createdView(outcome)),
+    });
   });
 
   router.get('/getAuctions', async (req, res) => {
