@@ -1,8 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { registerThroughApi } from './support/api';
+import { apiAs, registerThroughApi } from './support/api';
 import { type Person, launchBrowser, newPerson, screenshot } from './support/browser';
 import { accountFor, sampleItemPhoto, samplePhoto } from './support/people';
 import { type ProductServer, startProductServer } from './support/server';
@@ -15,7 +16,18 @@ import { type ProductServer, startProductServer } from './support/server';
 const CLIENT_PAGE = `<!doctype html>
 <html><head><meta charset="utf-8"><title>Remote client</title></head>
 <body><h1>Remote client</h1>
+<script src="/socket.io.min.js"></script>
 <script>
+  window.heard = [];
+  window.listen = (api, auctionId) =>
+    new Promise((resolve, reject) => {
+      const socket = io(api, { withCredentials: true, reconnection: false });
+      socket.onAny((event, payload) => window.heard.push({ event, payload }));
+      socket.on('connect_error', (error) => reject(String(error)));
+      socket.on('connect', () =>
+        socket.emit('auction:watch', { auctionId, afterRevision: 0 }, (ack) => resolve(ack)),
+      );
+    });
   window.call = async (api, method, path, body, headers = {}) => {
     const init = { method, credentials: 'include', headers: { ...headers } };
     if (body instanceof FormData) init.body = body;
@@ -36,9 +48,19 @@ const CLIENT_PAGE = `<!doctype html>
     });
 </script></body></html>`;
 
+/** The Socket.IO client, as a page of another origin would bundle it. */
+const SOCKET_IO_CLIENT = readFileSync(
+  new URL('../../node_modules/socket.io-client/dist/socket.io.min.js', import.meta.url),
+);
+
 /** A static server for the client page on an ephemeral port of 127.0.0.1. */
 const serveClientPage = async (): Promise<{ server: Server; origin: string }> => {
-  const server = createServer((_req, res) => {
+  const server = createServer((req, res) => {
+    if (req.url === '/socket.io.min.js') {
+      res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' });
+      res.end(SOCKET_IO_CLIENT);
+      return;
+    }
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
     res.end(CLIENT_PAGE);
   });
@@ -60,6 +82,8 @@ describe('a client served from another origin (CORS_ORIGINS)', () => {
   let stranger: { server: Server; origin: string };
   let browser: Browser;
   let person: Person;
+  /** Another bidder, on the product's own origin. */
+  let rival: Person;
   /** The API as the client reaches it: its public origin, another site than the page's. */
   let api = '';
   let auctionId = '';
@@ -87,6 +111,8 @@ describe('a client served from another origin (CORS_ORIGINS)', () => {
     if (!created.ok() || !body.auction) throw new Error(`createAuction: ${JSON.stringify(body)}`);
     auctionId = body.auction._id;
     await seller.context.close();
+    rival = await newPerson(browser, product.url);
+    await registerThroughApi(rival.page, product.url, accountFor('Otto', 'Other'));
     person = await newPerson(browser, client.origin);
   });
 
@@ -179,6 +205,41 @@ describe('a client served from another origin (CORS_ORIGINS)', () => {
       );
     expect(await loadImage(image)).toEqual({ loaded: true, width: 240 });
     expect(await loadImage(myPhoto)).toEqual({ loaded: true, width: 96 });
+
+    // Live: the socket (long-polling first, a CORS request, then WebSocket) carries the session.
+    const ack = await page.evaluate(
+      ([a, id]) =>
+        (window as unknown as { listen: (api: string, id: string) => Promise<unknown> }).listen(
+          a,
+          id,
+        ),
+      [api, auctionId] as const,
+    );
+    expect(ack).toMatchObject({ ok: true });
+    await apiAs(rival.page, product.url, 'POST', '/bid/placeBid', {
+      productId: auctionId,
+      bidAmount: 200,
+    });
+    const heard = () =>
+      page.evaluate(
+        () =>
+          (window as unknown as { heard: { event: string; payload: Record<string, unknown> }[] })
+            .heard,
+      );
+    await expect
+      .poll(async () => (await heard()).map((h) => h.event), { timeout: 10_000 })
+      .toEqual(expect.arrayContaining(['newBid', 'bidNotification']));
+    const events = await heard();
+    // The replay of Rita's own bid names her with her photo's absolute URL.
+    const own = events.find(
+      (h) => h.event === 'newBid' && (h.payload.bid as { amount: number }).amount === 150,
+    );
+    expect(
+      (own?.payload.bid as { bidder: { image: { url: string } | null } }).bidder.image?.url,
+    ).toBe(myPhoto);
+    // The notification went to her user's room: the handshake knew who she is.
+    const outbid = events.find((h) => h.event === 'bidNotification');
+    expect(String(outbid?.payload.message)).toMatch(/outbid/i);
   });
 
   test('a page of an origin the API does not list can read nothing', async () => {
