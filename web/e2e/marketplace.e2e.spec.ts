@@ -333,6 +333,43 @@ describe('a day on the marketplace, in a real browser', () => {
     await expect(phone.page.getByRole('heading', { name: title })).toBeVisible();
   });
 
+  test('a bid in the last two minutes moves the end on both screens, marked Extended', async () => {
+    const auctionId = await createAuctionThroughApi(seller.page, server.url, {
+      title: `Ship in a bottle ${Date.now().toString(36)}`,
+      description: 'Four-masted barque, 1900s',
+      category: 'antiques',
+      startingPrice: 100,
+      endsAt: new Date(Date.now() + 60_000),
+    });
+    const { page } = bidder;
+    onScreen = page;
+    await page.goto(`/auction/${auctionId}`);
+    await seller.page.goto(`/auction/${auctionId}`);
+    await expect(
+      page.getByText('A bid in the last 2 minutes extends bidding to 2 minutes after it.'),
+    ).toBeVisible();
+    const minutesLeft = async (p: Page) =>
+      Number(
+        await p
+          .getByRole('timer', { name: 'Time left' })
+          .locator('.countdown-unit', { hasText: 'Minutes' })
+          .locator('.countdown-value')
+          .innerText(),
+      );
+    vitestExpect(await minutesLeft(page)).toBe(0);
+    await expect(page.getByText('Extended', { exact: true })).toBeHidden();
+
+    await page.getByRole('button', { name: 'Place Bid' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Place Bid' });
+    await dialog.getByLabel('Bid Amount').fill('100');
+    await dialog.getByRole('button', { name: 'Place Bid' }).click();
+    await expect(page.getByText('Bid Placed')).toBeVisible();
+    for (const screen of [page, seller.page]) {
+      await expect(screen.getByText('Extended', { exact: true })).toBeVisible();
+      await eventually(async () => vitestExpect(await minutesLeft(screen)).toBe(1));
+    }
+  });
+
   test('an auction ending seconds ahead counts down to zero and is won', async () => {
     const closingTitle = `Silver locket ${Date.now().toString(36)}`;
     const auctionId = await createAuctionThroughApi(seller.page, server.url, {
@@ -341,6 +378,8 @@ describe('a day on the marketplace, in a real browser', () => {
       category: 'jewelry-watches',
       startingPrice: 100,
       endsAt: new Date(Date.now() + 12_000),
+      // It is to end on time although the bid lands in its last seconds.
+      softClose: false,
     });
     const { page } = bidder;
     onScreen = page;

@@ -274,7 +274,15 @@ export const operations: readonly Operation[] = [
     auth: 'user',
     body: PlaceBidBody,
     ok: 201,
-    payload: { newBid: BidView, currentBid: z.number(), revision: z.number().int() },
+    payload: {
+      newBid: BidView,
+      currentBid: z.number(),
+      revision: z.number().int(),
+      auctionEndTime: z
+        .string()
+        .optional()
+        .describe("The auction's new end, when the bid landed in its soft-close window"),
+    },
   },
   {
     method: 'put',

@@ -60,6 +60,10 @@ export const socketPayload = (
           },
           createdAt: placed?.placedAt ?? d.at,
         },
+        // A bid in the soft-close window moved the end.
+        ...('endsAt' in d && d.endsAt !== undefined
+          ? { changes: { auctionEndTime: d.endsAt, extended: true } }
+          : {}),
       };
     }
     case 'AuctionEdited': {

@@ -61,6 +61,8 @@ export const auctionView = (
     images: image,
     seller: user(state.sellerId ?? ''),
     auctionEndTime: state.endsAt ?? '',
+    softClose: state.softClose,
+    extended: state.extended,
     status: state.status === 'None' ? 'Live' : state.status,
     bids: bids.map((bid): BidView => ({
       _id: bid.bidId,

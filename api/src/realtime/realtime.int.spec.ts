@@ -40,7 +40,11 @@ afterEach(() => {
 afterAll(() => server.cleanup());
 
 const newAuction = (title = 'Carriage clock', endsInMs?: number) =>
-  createAuctionOverHttp(seller.client, { title, ...(endsInMs ? { endsInMs } : {}) });
+  // One that ends soon must close on time after a bid in its last seconds: no soft close.
+  createAuctionOverHttp(seller.client, {
+    title,
+    ...(endsInMs ? { endsInMs, softClose: false } : {}),
+  });
 
 const streamRevision = async (auctionId: string): Promise<number> =>
   (await server.deps.events.streamRevision(auctionStream(auctionId))) ?? -1;

@@ -626,7 +626,8 @@ beforeAll(async () => {
   const carol = actors.get('carol') as TestUser;
   for (const seller of [alice, bob]) {
     for (const endsInMs of [86_400_000, 2_000]) {
-      const auctionId = await createAuctionOverHttp(seller.client, { endsInMs });
+      // The short ones are to close soon with their bids: no soft close.
+      const auctionId = await createAuctionOverHttp(seller.client, { endsInMs, softClose: false });
       pools.auction.push(auctionId);
       for (const [bidder, bidAmount] of [
         [carol, 150],

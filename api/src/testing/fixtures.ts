@@ -49,7 +49,14 @@ export const sellerAliceBob = (
 /** Creates an auction over HTTP as the client's user (category Antiques, $100); returns its id. */
 export const createAuctionOverHttp = async (
   client: TestClient,
-  options: { title?: string; description?: string; startingPrice?: number; endsInMs?: number } = {},
+  options: {
+    title?: string;
+    description?: string;
+    startingPrice?: number;
+    endsInMs?: number;
+    /** Off for a test that needs its end to stay where it is while bids come in near it. */
+    softClose?: boolean;
+  } = {},
 ): Promise<string> => {
   const res = await client.post('/api/v1/auction/createAuction', {
     json: {
@@ -58,6 +65,7 @@ export const createAuctionOverHttp = async (
       category: 'antiques',
       startingPrice: options.startingPrice ?? 100,
       auctionDate: new Date(Date.now() + (options.endsInMs ?? 86_400_000)).toISOString(),
+      ...(options.softClose === undefined ? {} : { softClose: options.softClose }),
     },
   });
   if (res.status !== 201) throw new Error(`createAuction failed: ${JSON.stringify(res.body)}`);

@@ -14,6 +14,7 @@ import {
   minimumRaise,
   rejection,
   rules,
+  toIsoTime,
 } from '@auction/contracts';
 import type { AuctionState, Decision } from './decider-types';
 import { highestActiveBid } from './state';
@@ -30,6 +31,20 @@ const nowOf = (command: AuctionCommand, state: AuctionState): string => {
 
 const ended = (state: AuctionState, now: string): boolean =>
   state.endsAt !== null && now >= state.endsAt;
+
+/**
+ * The end a bid or raise at `now` leaves: moved to `now` plus the extension when it lands within
+ * the soft-close window (never earlier than it was); undefined when it stays.
+ */
+const extendedEnd = (state: AuctionState, now: string): string | undefined => {
+  const { softClose, endsAt } = state;
+  if (softClose === null || endsAt === null) return undefined;
+  const nowMs = isoToMs(now);
+  const endMs = isoToMs(endsAt);
+  if (endMs - nowMs > softClose.windowMs) return undefined;
+  const moved = nowMs + softClose.extensionMs;
+  return moved > endMs ? toIsoTime(moved) : undefined;
+};
 
 const endTimeProblem = (endsAt: string, now: string): ErrorCode | null => {
   if (endsAt <= now) return 'END_TIME_NOT_IN_FUTURE';
@@ -80,6 +95,7 @@ const create = ({ data, metadata }: CreateAuction, state: AuctionState, now: str
       startingPrice: data.startingPrice,
       endsAt: data.endsAt,
       image: data.image,
+      ...(data.softClose ? { softClose: data.softClose } : {}),
       at: now,
     },
   });
@@ -146,6 +162,7 @@ const placeBid = ({ data, metadata }: PlaceBid, state: AuctionState, now: string
   const minimum =
     state.leadingBidId === null ? state.startingPrice : minimumRaise(state.currentBid);
   if (data.amount < minimum) return { ok: false, rejection: bidTooLow(minimum) };
+  const endsAt = extendedEnd(state, now);
   return accept({
     type: 'BidPlaced',
     // Keys in sorted order, so the hash chain's canonical JSON is plain `JSON.stringify`.
@@ -155,6 +172,7 @@ const placeBid = ({ data, metadata }: PlaceBid, state: AuctionState, now: string
       auctionId: data.auctionId,
       bidId: data.bidId,
       bidderId: metadata.actorId,
+      ...(endsAt === undefined ? {} : { endsAt }),
     },
   });
 };
@@ -168,6 +186,7 @@ const editBid = ({ data, metadata }: EditBid, state: AuctionState, now: string):
   const minimum =
     state.leadingBidId === bid.bidId ? bid.amount + 1 : minimumRaise(state.currentBid);
   if (data.amount < minimum) return { ok: false, rejection: bidTooLow(minimum) };
+  const endsAt = extendedEnd(state, now);
   return accept({
     type: 'BidEdited',
     data: {
@@ -176,6 +195,7 @@ const editBid = ({ data, metadata }: EditBid, state: AuctionState, now: string):
       auctionId: data.auctionId,
       bidId: bid.bidId,
       bidderId: bid.bidderId,
+      ...(endsAt === undefined ? {} : { endsAt }),
       previousAmount: bid.amount,
     },
   });
@@ -207,7 +227,9 @@ const retractBid = ({ data, metadata }: RetractBid, state: AuctionState, now: st
 
 const close = ({ data }: CloseAuction, state: AuctionState, now: string): Decision => {
   if (state.status !== 'Live') return NOTHING;
-  if (!ended(state, now)) return refuse('AUCTION_NOT_ENDED');
+  // The end it has now (a soft close may have moved it): the closing scheduler waits for it.
+  if (!ended(state, now))
+    return { ok: false, rejection: rejection('AUCTION_NOT_ENDED', { endsAt: state.endsAt }) };
   const winning = state.leadingBidId === null ? undefined : state.bids.get(state.leadingBidId);
   return accept({
     type: 'AuctionClosed',

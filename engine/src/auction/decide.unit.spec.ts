@@ -12,6 +12,7 @@ import { deciderSpec } from '@auction/testkit';
 import { decide } from './decide';
 import { evolve } from './evolve';
 import { initialState } from './state';
+import type { Decision } from './decider-types';
 
 const spec = deciderSpec({ decide, evolve, initialState });
 
@@ -885,5 +886,178 @@ describe('evolve', () => {
       finalPrice: null,
       lastAt: END,
     });
+  });
+});
+
+describe('soft close', () => {
+  const eventsOf = (decision: Decision) => (decision.ok ? decision.events : []);
+  const TWO_MINUTES = 2 * 60_000;
+  const softClose = { windowMs: TWO_MINUTES, extensionMs: TWO_MINUTES };
+  const withSoftClose = created({ softClose });
+  const inWindow = shift(END, -30_000);
+
+  it('records the soft close the auction is created with', () => {
+    spec
+      .given([])
+      .when({ ...create(), data: { ...create().data, softClose } } as AuctionCommand)
+      .then([created({ softClose })]);
+  });
+
+  it('moves the end to the bid plus the extension when a bid lands within the window', () => {
+    const state = spec
+      .given([withSoftClose])
+      .when(place('alice', 'b1', 10_000, inWindow))
+      .then([
+        {
+          type: 'BidPlaced',
+          data: {
+            amount: 10_000,
+            at: inWindow,
+            auctionId: AUCTION,
+            bidId: 'b1',
+            bidderId: 'alice',
+            endsAt: shift(inWindow, TWO_MINUTES),
+          },
+        },
+      ]);
+    expect(state).toMatchObject({ endsAt: shift(END, 90_000), extended: true });
+  });
+
+  it('extends from exactly the window, not a millisecond before it', () => {
+    const longer = created({ softClose: { windowMs: TWO_MINUTES, extensionMs: 3 * 60_000 } });
+    const edge = shift(END, -TWO_MINUTES);
+    const [first] = eventsOf(
+      spec
+        .given([longer])
+        .when(place('alice', 'b1', 10_000, edge))
+        .decision(),
+    );
+    expect(first?.data).toMatchObject({ endsAt: shift(END, 60_000) });
+    const [early] = eventsOf(
+      spec
+        .given([longer])
+        .when(place('alice', 'b1', 10_000, shift(edge, -1)))
+        .decision(),
+    );
+    expect(early?.data).not.toHaveProperty('endsAt');
+  });
+
+  it('never moves the end earlier: an extension shorter than the window only moves it when it reaches past', () => {
+    const short = created({ softClose: { windowMs: TWO_MINUTES, extensionMs: 30_000 } });
+    const [far] = eventsOf(
+      spec
+        .given([short])
+        .when(place('alice', 'b1', 10_000, inWindow))
+        .decision(),
+    );
+    expect(far?.data).not.toHaveProperty('endsAt');
+    const late = shift(END, -10_000);
+    const [near] = eventsOf(
+      spec
+        .given([short])
+        .when(place('alice', 'b1', 10_000, late))
+        .decision(),
+    );
+    expect(near?.data).toMatchObject({ endsAt: shift(late, 30_000) });
+  });
+
+  it('moves the end on a raise within the window too', () => {
+    const state = spec
+      .given([withSoftClose, placed('alice', 'b1', 10_000), placed('bob', 'b2', 10_250)])
+      .when(editBid('alice', 'b1', 11_000, inWindow))
+      .then([
+        {
+          type: 'BidEdited',
+          data: {
+            amount: 11_000,
+            at: inWindow,
+            auctionId: AUCTION,
+            bidId: 'b1',
+            bidderId: 'alice',
+            endsAt: shift(inWindow, TWO_MINUTES),
+            previousAmount: 10_000,
+          },
+        },
+      ]);
+    expect(state.endsAt).toBe(shift(inWindow, TWO_MINUTES));
+  });
+
+  it('refuses a bid at the end, but takes one at the old end once a bid has moved it', () => {
+    spec
+      .given([withSoftClose])
+      .when(place('alice', 'b1', 10_000, END))
+      .thenRejects('AUCTION_ENDED');
+    const movedByBid: AuctionEvent = {
+      type: 'BidPlaced',
+      data: {
+        amount: 10_000,
+        at: inWindow,
+        auctionId: AUCTION,
+        bidId: 'b1',
+        bidderId: 'alice',
+        endsAt: shift(inWindow, TWO_MINUTES),
+      },
+    };
+    spec
+      .given([withSoftClose, movedByBid])
+      .when(place('bob', 'b2', 10_250, END))
+      .then([
+        {
+          type: 'BidPlaced',
+          data: {
+            amount: 10_250,
+            at: END,
+            auctionId: AUCTION,
+            bidId: 'b2',
+            bidderId: 'bob',
+            endsAt: shift(END, TWO_MINUTES),
+          },
+        },
+      ]);
+  });
+
+  it('leaves the end alone without a soft close (auctions made before it existed)', () => {
+    const [event] = eventsOf(
+      spec
+        .given([created()])
+        .when(place('alice', 'b1', 10_000, inWindow))
+        .decision(),
+    );
+    expect(event?.data).not.toHaveProperty('endsAt');
+  });
+
+  it('refuses to close before the moved end, naming it, and closes once it has passed', () => {
+    const moved = shift(inWindow, TWO_MINUTES);
+    const extendedByBid: AuctionEvent = {
+      type: 'BidPlaced',
+      data: {
+        amount: 10_000,
+        at: inWindow,
+        auctionId: AUCTION,
+        bidId: 'b1',
+        bidderId: 'alice',
+        endsAt: moved,
+      },
+    };
+    spec
+      .given([withSoftClose, extendedByBid])
+      .when(close(END))
+      .thenRejects('AUCTION_NOT_ENDED', { endsAt: moved });
+    spec
+      .given([withSoftClose, extendedByBid])
+      .when(close(moved))
+      .then([
+        {
+          type: 'AuctionClosed',
+          data: {
+            auctionId: AUCTION,
+            outcome: 'Sold',
+            winnerId: 'alice',
+            winningBidId: 'b1',
+            finalPrice: 10_000,
+            at: moved,
+          },
+        },
+      ]);
   });
 });

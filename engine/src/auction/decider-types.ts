@@ -1,5 +1,5 @@
 import type { Map as ImmutableMap } from 'immutable';
-import type { AuctionEvent, Rejection } from '@auction/contracts';
+import type { AuctionEvent, Rejection, SoftClose } from '@auction/contracts';
 
 export type AuctionStatus = 'None' | 'Live' | 'Sold' | 'Expired' | 'Cancelled';
 
@@ -23,6 +23,10 @@ export interface AuctionState {
   /** Cents. */
   readonly startingPrice: number;
   readonly endsAt: string | null;
+  /** The soft close the auction was created with; null: its end never moves. */
+  readonly softClose: SoftClose | null;
+  /** Whether a bid in the soft-close window has moved the end. */
+  readonly extended: boolean;
   /** Every bid ever placed, retracted ones kept and marked (persistent map: cheap to evolve). */
   readonly bids: ImmutableMap<string, BidState>;
   /** Highest non-retracted amount in cents, 0 when none. */

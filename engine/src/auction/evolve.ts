@@ -22,6 +22,7 @@ export const evolve = (state: AuctionState, event: AuctionEvent): AuctionState =
         image: d.image,
         startingPrice: d.startingPrice,
         endsAt: d.endsAt,
+        softClose: d.softClose ?? null,
         lastAt: d.at,
       };
     }
@@ -52,6 +53,7 @@ export const evolve = (state: AuctionState, event: AuctionEvent): AuctionState =
         }),
         currentBid: d.amount,
         leadingBidId: d.bidId,
+        ...(d.endsAt === undefined ? {} : { endsAt: d.endsAt, extended: true }),
         lastAt: d.at,
       };
     }
@@ -62,6 +64,7 @@ export const evolve = (state: AuctionState, event: AuctionEvent): AuctionState =
         bids: patchBid(state, d.bidId, { amount: d.amount }),
         currentBid: d.amount,
         leadingBidId: d.bidId,
+        ...(d.endsAt === undefined ? {} : { endsAt: d.endsAt, extended: true }),
         lastAt: d.at,
       };
     }

@@ -11,6 +11,8 @@ export const initialState: AuctionState = {
   image: null,
   startingPrice: 0,
   endsAt: null,
+  softClose: null,
+  extended: false,
   bids: ImmutableMap<string, BidState>(),
   currentBid: 0,
   leadingBidId: null,

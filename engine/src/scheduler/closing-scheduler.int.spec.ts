@@ -66,6 +66,43 @@ describe('closing scheduler', () => {
     });
   });
 
+  it('follows an end that bids in the soft-close window keep moving, and closes once, at the last', async () => {
+    const window = 2 * 60_000;
+    await bus.send(
+      createAuction('a1', {
+        endsAt: T0 + HOUR,
+        softClose: { windowMs: window, extensionMs: window },
+      }),
+    );
+    await startScheduler();
+    let end = T0 + HOUR;
+    // Three bids, each a second before the end as it stands, each moving it two minutes on.
+    for (const [i, bidder] of ['alice', 'bob', 'carol'].entries()) {
+      clock.advance(end - 1000 - clock.now());
+      const outcome = await bus.send(placeBid('a1', bidder, 15_000 + i * 1000, clock.now()));
+      expect(outcome.ok).toBe(true);
+      end = clock.now() + window;
+      expect((await lastEvent('a1'))?.data).toMatchObject({ endsAt: iso(end) });
+      // The old end passes: the scheduler asks, is told the new end, and waits for it.
+      clock.advance(1000);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(await closedEvents('a1')).toEqual([]);
+    }
+    clock.advance(end - clock.now() - 1);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await closedEvents('a1')).toEqual([]);
+    clock.advance(1);
+    await vi.waitFor(async () => expect(await closedEvents('a1')).toHaveLength(1));
+    expect((await lastEvent('a1'))?.data).toMatchObject({
+      outcome: 'Sold',
+      winnerId: 'carol',
+      at: iso(end),
+    });
+    clock.advance(HOUR);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await closedEvents('a1')).toHaveLength(1);
+  });
+
   it('learns of auctions created after it started, and of end times that move', async () => {
     await startScheduler();
     await bus.send(createAuction('a1', { endsAt: T0 + HOUR }));

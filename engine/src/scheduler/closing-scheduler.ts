@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AuctionEvent, SYSTEM_ACTOR, toIsoTime } from '@auction/contracts';
+import { AuctionEvent, SYSTEM_ACTOR, isoToMs, toIsoTime } from '@auction/contracts';
 import { type Clock, systemClock } from '../clock';
 import type { CommandBus } from '../command-bus/command-bus';
 import type { CommandRouter } from '../command-bus/command-router';
@@ -130,6 +130,11 @@ export class ClosingScheduler {
         if (outcome.status !== 'Live') this.open.delete(auctionId);
       } else if (outcome.rejection.code === 'AUCTION_NOT_FOUND') {
         this.open.delete(auctionId);
+      } else if (outcome.rejection.code === 'AUCTION_NOT_ENDED') {
+        // A bid in its soft-close window moved the end (bids are not followed here): wait for it.
+        const endsAt = outcome.rejection.details?.endsAt;
+        if (typeof endsAt === 'string' && this.open.has(auctionId))
+          this.open.set(auctionId, isoToMs(endsAt));
       }
     } catch (error) {
       this.options.onError?.(error, auctionId);

@@ -24,6 +24,7 @@ export const createAuction = (
     endsAt?: number;
     at?: number;
     categoryId?: string;
+    softClose?: CreateAuction['data']['softClose'];
   } = {},
 ): CreateAuction => ({
   type: 'CreateAuction',
@@ -35,6 +36,7 @@ export const createAuction = (
     startingPrice: options.startingPrice ?? 10_000,
     endsAt: iso(options.endsAt ?? T0 + 3_600_000),
     image: null,
+    ...(options.softClose ? { softClose: options.softClose } : {}),
   },
   metadata: meta(options.seller ?? 'seller', options.at ?? T0),
 });

@@ -39,6 +39,7 @@ export {
 } from './errors';
 export {
   ImageRef,
+  SoftClose,
   AuctionTitle,
   AuctionDescription,
   CancellationReason,

@@ -8,4 +8,9 @@ export const rules = {
   /** $100 */
   minStartingPriceCents: 10_000,
   maxAuctionDurationMs: 90 * DAY_MS,
+  /**
+   * The soft close of new auctions (on by default): a bid in the last 2 minutes moves the end to
+   * 2 minutes after it, so nobody wins by bidding in the final second.
+   */
+  softClose: { windowMs: 2 * 60_000, extensionMs: 2 * 60_000 },
 } as const;

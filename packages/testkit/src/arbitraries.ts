@@ -233,6 +233,7 @@ interface Opening {
   startingPrice: number;
   durationMs: number;
   title: string;
+  softClose: { windowMs: number; extensionMs: number } | null;
 }
 
 const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
@@ -397,24 +398,43 @@ const afterEndIntentArbitrary: fc.Arbitrary<Intent> = fc.oneof(
   { weight: 1, arbitrary: cancelIntentArbitrary },
 );
 
-const openingArbitrary: fc.Arbitrary<Opening> = fc.record({
-  bidders: fc.integer({ min: 3, max: 5 }),
-  startMs: fc.integer({ min: 0, max: 24 * HOUR_MS }).map((offset) => epochMs + offset),
-  startingPrice: fc.oneof(
-    {
-      weight: 40,
-      arbitrary: startingPriceArbitrary().filter((c) => c >= rules.minStartingPriceCents),
-    },
-    { weight: 1, arbitrary: fc.constant(rules.minStartingPriceCents - 1) },
-  ),
-  durationMs: fc.oneof(
-    { weight: 60, arbitrary: fc.integer({ min: MINUTE_MS, max: HOUR_MS }) },
-    { weight: 2, arbitrary: fc.constant(rules.maxAuctionDurationMs) },
-    { weight: 1, arbitrary: fc.constant(rules.maxAuctionDurationMs + 1) },
-    { weight: 1, arbitrary: fc.constant(0) },
-  ),
-  title: titleArbitrary(),
-});
+const WINDOWS_MS = [1_000, 30_000, 2 * MINUTE_MS, 10 * MINUTE_MS];
+const EXTENSIONS_MS = [1_000, 45_000, 2 * MINUTE_MS, 5 * MINUTE_MS];
+
+/**
+ * Soft close for an opening, derived from its start rather than drawn: drawing would take from the
+ * random stream and move every pinned counterexample's path. About half the auctions have one,
+ * with windows and extensions within the steps' reach (waits of up to 3 minutes), often unequal.
+ */
+const softCloseOf = (startMs: number): Opening['softClose'] => {
+  const k = Math.floor(startMs / 1000) % 20;
+  if (k < 10) return null;
+  return {
+    windowMs: WINDOWS_MS[k % 4] ?? MINUTE_MS,
+    extensionMs: EXTENSIONS_MS[Math.floor(k / 4) % 4] ?? MINUTE_MS,
+  };
+};
+
+const openingArbitrary: fc.Arbitrary<Opening> = fc
+  .record({
+    bidders: fc.integer({ min: 3, max: 5 }),
+    startMs: fc.integer({ min: 0, max: 24 * HOUR_MS }).map((offset) => epochMs + offset),
+    startingPrice: fc.oneof(
+      {
+        weight: 40,
+        arbitrary: startingPriceArbitrary().filter((c) => c >= rules.minStartingPriceCents),
+      },
+      { weight: 1, arbitrary: fc.constant(rules.minStartingPriceCents - 1) },
+    ),
+    durationMs: fc.oneof(
+      { weight: 60, arbitrary: fc.integer({ min: MINUTE_MS, max: HOUR_MS }) },
+      { weight: 2, arbitrary: fc.constant(rules.maxAuctionDurationMs) },
+      { weight: 1, arbitrary: fc.constant(rules.maxAuctionDurationMs + 1) },
+      { weight: 1, arbitrary: fc.constant(0) },
+    ),
+    title: titleArbitrary(),
+  })
+  .map((opening) => ({ ...opening, softClose: softCloseOf(opening.startMs) }));
 
 /** Shapes the timelines of {@link timelineArbitrary}. */
 export interface TimelineOptions {
@@ -509,6 +529,7 @@ const toCommands = (auctionId: string, opening: Opening, intents: readonly Inten
       startingPrice: opening.startingPrice,
       endsAt: toIsoTime(nowMs + durationMs),
       image: null,
+      ...(opening.softClose ? { softClose: opening.softClose } : {}),
     },
     metadata: metadata(actorId),
   });

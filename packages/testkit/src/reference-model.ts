@@ -39,6 +39,8 @@ interface Auction {
   status: Exclude<ModelStatus, 'None'>;
   startingPrice: number;
   endsAt: string;
+  /** Soft close: a bid this close to the end pushes the end to the bid's time plus `extensionMs`. */
+  softClose: { windowMs: number; extensionMs: number } | null;
 }
 
 const accepted: ModelOutcome = { accepted: true };
@@ -68,6 +70,15 @@ export const createModel = (): ReferenceModel => {
 
   const hasEnded = (a: Auction, now: string): boolean => ms(now) >= ms(a.endsAt);
 
+  /** After an accepted bid or raise at `now`: the soft close, if any, pushes the end out. */
+  const softClose = (a: Auction, now: string): void => {
+    if (a.softClose === null) return;
+    const remaining = ms(a.endsAt) - ms(now);
+    if (remaining > a.softClose.windowMs) return;
+    const pushed = ms(now) + a.softClose.extensionMs;
+    if (pushed > ms(a.endsAt)) a.endsAt = new Date(pushed).toISOString();
+  };
+
   const endTimeProblem = (endsAt: string, now: string): ErrorCode | null => {
     if (ms(endsAt) <= ms(now)) return 'END_TIME_NOT_IN_FUTURE';
     if (ms(endsAt) > ms(now) + rules.maxAuctionDurationMs) return 'END_TIME_TOO_FAR';
@@ -84,7 +95,13 @@ export const createModel = (): ReferenceModel => {
       if (startingPrice < rules.minStartingPriceCents) return refused('STARTING_PRICE_TOO_LOW');
       const problem = endTimeProblem(endsAt, now);
       if (problem !== null) return refused(problem);
-      auction = { sellerId: actor, status: 'Live', startingPrice, endsAt };
+      auction = {
+        sellerId: actor,
+        status: 'Live',
+        startingPrice,
+        endsAt,
+        softClose: command.data.softClose ?? null,
+      };
       return accepted;
     }
 
@@ -103,6 +120,7 @@ export const createModel = (): ReferenceModel => {
           highest === null ? a.startingPrice : highest.amount + incrementAt(highest.amount);
         if (amount < minimum) return refused('BID_TOO_LOW');
         bids.push({ bidId, bidderId: actor, amount, retracted: false });
+        softClose(a, now);
         return accepted;
       }
 
@@ -120,6 +138,7 @@ export const createModel = (): ReferenceModel => {
           : amount < highest.amount + incrementAt(highest.amount);
         if (tooLow) return refused('BID_TOO_LOW');
         bid.amount = amount;
+        softClose(a, now);
         return accepted;
       }
 

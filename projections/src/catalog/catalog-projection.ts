@@ -1,4 +1,4 @@
-import type { AuctionEvent, CategoryCreated } from '@auction/contracts';
+import type { AuctionEvent, CategoryCreated, SoftClose } from '@auction/contracts';
 import type { CollectionSpec, Doc } from '../read-store/read-store';
 import type { ProjectedEvent, Projection, UnitOfWork } from '../runner/projection';
 import { asAuctionEvent, asCategoryCreated } from '../runner/events';
@@ -20,6 +20,10 @@ export type CatalogAuction = {
   readonly image: string | null;
   readonly sellerId: string;
   readonly endsAt: string;
+  /** The soft close it was created with (absent in documents written before soft close). */
+  readonly softClose?: SoftClose | null;
+  /** Whether a bid in the soft-close window has moved the end. */
+  readonly extended?: boolean;
   readonly status: CatalogStatus;
   readonly createdAt: string;
   /** Standing (non-retracted) bids. */
@@ -119,6 +123,8 @@ const applyAuctionEvent = async (
           image: d.image,
           sellerId: d.sellerId,
           endsAt: d.endsAt,
+          softClose: d.softClose ?? null,
+          extended: false,
           status: 'Live',
           createdAt: d.at,
           bidCount: 0,
@@ -164,6 +170,7 @@ const applyAuctionEvent = async (
         currentBid: d.amount,
         leadingBidId: d.bidId,
         bidCount: a.bidCount + 1,
+        ...(d.endsAt === undefined ? {} : { endsAt: d.endsAt, extended: true }),
         revision,
       }));
     }
@@ -178,6 +185,7 @@ const applyAuctionEvent = async (
         ...a,
         currentBid: d.amount,
         leadingBidId: d.bidId,
+        ...(d.endsAt === undefined ? {} : { endsAt: d.endsAt, extended: true }),
         revision,
       }));
     }

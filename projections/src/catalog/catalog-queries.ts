@@ -72,6 +72,8 @@ const toAuctionView = (
     images: image,
     seller: user(auction.sellerId),
     auctionEndTime: auction.endsAt,
+    softClose: auction.softClose ?? null,
+    extended: auction.extended ?? false,
     status: auction.status,
     bids: bids.map((bid): BidView => ({
       _id: bid._id,

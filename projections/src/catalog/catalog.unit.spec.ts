@@ -75,6 +75,8 @@ describe('catalog projection: auctions', () => {
       images: { url: '/uploads/watch.png' },
       seller: { _id: 'sam', firstName: 'Deleted', lastName: 'user', image: null },
       auctionEndTime: iso(T0 + 86_400_000),
+      softClose: null,
+      extended: false,
       status: 'Live',
       bids: [],
       bidCount: 0,

@@ -64,6 +64,8 @@ export const createAuctionThroughApi = async (
     category: string;
     startingPrice: number;
     endsAt: Date;
+    /** The server's default (on) unless set. */
+    softClose?: boolean;
   },
 ): Promise<string> => {
   const response = await page.request.post('/api/v1/auction/createAuction', {
@@ -74,6 +76,7 @@ export const createAuctionThroughApi = async (
       category: auction.category,
       startingPrice: auction.startingPrice,
       auctionDate: auction.endsAt.toISOString(),
+      ...(auction.softClose === undefined ? {} : { softClose: auction.softClose }),
     },
   });
   const body = (await response.json()) as { success: boolean; auction?: { _id: string } };

@@ -5,6 +5,7 @@ import {
   DomainError,
   fixedCategories,
   rejection,
+  rules,
 } from '@auction/contracts';
 import { fold, initialState } from '@auction/engine';
 import {
@@ -144,6 +145,7 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
           startingPrice: input.startingPrice,
           endsAt: input.auctionDate,
           image,
+          softClose: input.softClose ? rules.softClose : null,
         },
         metadata: commandMetadata(req, deps, user.id),
       },

@@ -90,6 +90,12 @@ const flag = z
   .optional()
   .transform((value) => value === true || value === 'true');
 
+/** Soft close (a bid in the last minutes moves the end): on unless the seller says `false`. */
+const softCloseFlag = z
+  .union([z.boolean(), z.enum(['true', 'false'])], { error: 'softClose must be true or false' })
+  .optional()
+  .transform((value) => value !== false && value !== 'false');
+
 const body = { error: 'The request body must be an object' };
 
 /** Create auction form (spec §3, §5): multipart or JSON. */
@@ -102,6 +108,7 @@ export const CreateAuctionBody = z.object(
     ),
     startingPrice,
     auctionDate: endTime('Auction end date'),
+    softClose: softCloseFlag,
   },
   body,
 );

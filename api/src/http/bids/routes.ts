@@ -89,6 +89,8 @@ export const bidRoutes = (
       currentBid: centsToDollars(outcome.currentBid),
       // The auction's stream revision after the bid: a client applies its own bid at it, once.
       revision: outcome.revision,
+      // Where the bid landed in the soft-close window: the end it moved the auction to.
+      ...(placed.data.endsAt === undefined ? {} : { auctionEndTime: placed.data.endsAt }),
     });
   });
 

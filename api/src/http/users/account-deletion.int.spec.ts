@@ -19,7 +19,8 @@ beforeAll(async () => (server = await startTestServer()));
 afterAll(() => server.cleanup());
 
 const createAuction = (client: TestClient, endsInMs = 86_400_000): Promise<string> =>
-  createAuctionOverHttp(client, { title: 'Rocking chair', endsInMs });
+  // Short ones must close on time with a bid in their last seconds: no soft close.
+  createAuctionOverHttp(client, { title: 'Rocking chair', endsInMs, softClose: false });
 
 const detail = (auctionId: string): Promise<AuctionView> => fetchAuction(server, auctionId);
 

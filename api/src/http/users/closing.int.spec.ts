@@ -36,6 +36,8 @@ beforeAll(async () => {
     category: 'antiques',
     startingPrice: '100',
     auctionDate: new Date(Date.now() + 3000).toISOString(),
+    // It must close on time although bids land in its last seconds.
+    softClose: 'false',
   }))
     form.set(key, value);
   form.set('image', new Blob([PNG_1X1], { type: 'image/png' }), 'clock.png');

@@ -7,6 +7,7 @@ import {
   AuctionTitle,
   CancellationReason,
   ImageRef,
+  SoftClose,
 } from '../events/auction-events';
 
 /**
@@ -37,6 +38,8 @@ export const CreateAuction = cmd('CreateAuction', {
   startingPrice: Cents,
   endsAt: IsoTime,
   image: ImageRef,
+  /** Absent or null: soft close off. */
+  softClose: SoftClose.nullable().optional(),
 });
 
 /** Absent fields stay as they are. */

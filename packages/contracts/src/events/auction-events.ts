@@ -11,6 +11,25 @@ export const AuctionDescription = z.string().trim().min(1).max(5000);
 
 const base = { auctionId: Id, at: IsoTime };
 
+/**
+ * Soft close: a bid or raise landing within `windowMs` before the end moves the end to that
+ * moment plus `extensionMs` (never earlier than it was). Absent or null: the end never moves (the
+ * auctions made before soft close existed, and those whose seller turned it off).
+ */
+export const SoftClose = z.object({
+  windowMs: z
+    .number()
+    .int()
+    .min(1000)
+    .max(60 * 60_000),
+  extensionMs: z
+    .number()
+    .int()
+    .min(1000)
+    .max(60 * 60_000),
+});
+export type SoftClose = z.infer<typeof SoftClose>;
+
 /** Every auction event: a past-tense fact whose `type` equals its name. User ids only, no personal data. */
 export const AuctionCreated = z.object({
   type: z.literal('AuctionCreated'),
@@ -23,6 +42,7 @@ export const AuctionCreated = z.object({
     startingPrice: Cents,
     endsAt: IsoTime,
     image: ImageRef,
+    softClose: SoftClose.nullable().optional(),
   }),
 });
 
@@ -46,15 +66,23 @@ export const AuctionCancelled = z.object({
   data: z.object({ ...base, reason: CancellationReason }),
 });
 
+/** `endsAt`: the auction's new end, when the bid landed in its soft-close window and moved it. */
 export const BidPlaced = z.object({
   type: z.literal('BidPlaced'),
-  data: z.object({ ...base, bidId: Id, bidderId: Id, amount: Cents }),
+  data: z.object({ ...base, bidId: Id, bidderId: Id, amount: Cents, endsAt: IsoTime.optional() }),
 });
 
-/** An edit only raises; after it the edited bid leads at `amount`. */
+/** An edit only raises; after it the edited bid leads at `amount` (`endsAt`: as for BidPlaced). */
 export const BidEdited = z.object({
   type: z.literal('BidEdited'),
-  data: z.object({ ...base, bidId: Id, bidderId: Id, previousAmount: Cents, amount: Cents }),
+  data: z.object({
+    ...base,
+    bidId: Id,
+    bidderId: Id,
+    previousAmount: Cents,
+    amount: Cents,
+    endsAt: IsoTime.optional(),
+  }),
 });
 
 /** The current bid falls back to the highest remaining bid (`0` and `null` when none remain). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SoftClose } from '../events/auction-events';
 
 /** What the API shows of a user next to their auctions and bids. Money in views is in dollars. */
 export const PublicUser = z.object({
@@ -37,6 +38,10 @@ export const AuctionView = z.object({
   images: ImageView,
   seller: PublicUser,
   auctionEndTime: z.string(),
+  /** Soft close: a bid this close to the end moves it (null: the end never moves). */
+  softClose: SoftClose.nullable(),
+  /** Whether a bid in the soft-close window has moved the end. */
+  extended: z.boolean(),
   status: AuctionStatusView,
   /** Standing bids, highest first. */
   bids: z.array(BidView),

@@ -75,10 +75,18 @@ const BidOutcome = z.object({ currentBid: z.number() });
 
 export const bidsApi = {
   place: (productId: string, bidAmount: number) =>
-    call('/bid/placeBid', BidOutcome.extend({ newBid: BidView, revision: z.number().int() }), {
-      method: 'POST',
-      json: { productId, bidAmount },
-    }),
+    call(
+      '/bid/placeBid',
+      BidOutcome.extend({
+        newBid: BidView,
+        revision: z.number().int(),
+        auctionEndTime: z.string().optional(),
+      }),
+      {
+        method: 'POST',
+        json: { productId, bidAmount },
+      },
+    ),
   edit: (bidId: string, bidAmount: number) =>
     call(`/bid/editBid/${encodeURIComponent(bidId)}`, BidOutcome.extend({ updatedBid: BidView }), {
       method: 'PUT',

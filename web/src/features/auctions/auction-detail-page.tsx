@@ -1,6 +1,7 @@
 import {
   type AuctionView,
   type BidView,
+  type SoftClose,
   centsToDollars,
   dollarsToCents,
   incrementAt,
@@ -71,6 +72,17 @@ const Reviews = () => (
     <span className="muted">211 reviews</span>
   </div>
 );
+
+const spanOf = (ms: number): string => {
+  const seconds = Math.round(ms / 1000);
+  if (seconds % 60 !== 0) return `${seconds} seconds`;
+  const minutes = seconds / 60;
+  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+};
+
+/** What the soft close means for a bidder, in their words. */
+export const softCloseNote = ({ windowMs, extensionMs }: SoftClose): string =>
+  `A bid in the last ${spanOf(windowMs)} extends bidding to ${spanOf(extensionMs)} after it.`;
 
 const Outcome = ({ auction }: { auction: AuctionView }) => {
   if (auction.status === 'Sold') {
@@ -358,8 +370,17 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
                     <time dateTime={auction.auctionEndTime}>
                       {formatDateTime(auction.auctionEndTime)}
                     </time>
+                    {auction.extended ? (
+                      <>
+                        {' '}
+                        <Badge tone="amber">Extended</Badge>
+                      </>
+                    ) : null}
                   </p>
                   <Countdown endsAt={auction.auctionEndTime} now={now} />
+                  {auction.softClose && biddingOpen ? (
+                    <p className="price-note soft-close-note">{softCloseNote(auction.softClose)}</p>
+                  ) : null}
                 </>
               )}
             </section>

@@ -32,6 +32,8 @@ export interface OwnBid {
   readonly newBid: BidView;
   readonly currentBid: number;
   readonly revision: number;
+  /** The auction's new end, when the bid landed in its soft-close window. */
+  readonly auctionEndTime?: string | undefined;
 }
 
 const byAmountDesc = (a: BidView, b: BidView) =>
@@ -86,6 +88,14 @@ export const applyAuctionEvent = (auction: AuctionView, event: AuctionSocketEven
     }
     default:
       break;
+  }
+  // A bid or raise in the soft-close window moved the end: the countdown follows it.
+  if ((event.type === 'BidPlaced' || event.type === 'BidEdited') && event.changes) {
+    const end = event.changes.auctionEndTime;
+    if (typeof end === 'string') {
+      next.auctionEndTime = end;
+      next.extended = true;
+    }
   }
   return next;
 };
@@ -193,6 +203,9 @@ export const useLiveAuction = create<LiveAuctionState>()((set, get) => {
         currentBid: placed.currentBid,
         status: auction.status,
         at: placed.newBid.createdAt,
+        ...(placed.auctionEndTime === undefined
+          ? {}
+          : { changes: { auctionEndTime: placed.auctionEndTime, extended: true } }),
       });
     },
   };

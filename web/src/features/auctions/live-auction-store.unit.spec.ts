@@ -43,6 +43,8 @@ const view = (revision: number, bids: BidView[]): AuctionView => ({
   images: null,
   seller: person('seller'),
   auctionEndTime: new Date(Date.now() + 86_400_000).toISOString(),
+  softClose: { windowMs: 120_000, extensionMs: 120_000 },
+  extended: false,
   status: 'Live',
   bids,
   bidCount: bids.length,
@@ -172,5 +174,47 @@ describe('the state from far behind', () => {
     expect(shown()).toEqual({ revision: 10, bids: ['b1'], count: 1 });
     broadcast(11, bid('b2', 21));
     expect(shown()).toEqual({ revision: 11, bids: ['b2', 'b1'], count: 2 });
+  });
+});
+
+describe('a bid in the soft-close window', () => {
+  it('moves the end shown, from a broadcast and from the own bid’s answer', async () => {
+    const initial = view(3, [bid('b1', 20)]);
+    close = await opened(initial);
+    const later = new Date(Date.parse(initial.auctionEndTime) + 60_000).toISOString();
+    fake.handlers.get('newBid')?.({
+      productId: AUCTION,
+      revision: 4,
+      type: 'BidPlaced',
+      bid: bid('b2', 22),
+      currentBid: 22,
+      status: 'Live',
+      at: new Date().toISOString(),
+      changes: { auctionEndTime: later, extended: true },
+    });
+    expect(useLiveAuction.getState().auction).toMatchObject({
+      revision: 4,
+      auctionEndTime: later,
+      extended: true,
+    });
+
+    const latest = new Date(Date.parse(later) + 60_000).toISOString();
+    await useLiveAuction.getState().applyOwnBid(AUCTION, {
+      newBid: bid('mine', 25),
+      currentBid: 25,
+      revision: 5,
+      auctionEndTime: latest,
+    });
+    expect(useLiveAuction.getState().auction?.auctionEndTime).toBe(latest);
+  });
+
+  it('keeps the end when a bid did not move it', async () => {
+    const initial = view(3, [bid('b1', 20)]);
+    close = await opened(initial);
+    broadcast(4, bid('b2', 22));
+    expect(useLiveAuction.getState().auction).toMatchObject({
+      auctionEndTime: initial.auctionEndTime,
+      extended: false,
+    });
   });
 });
