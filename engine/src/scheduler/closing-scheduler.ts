@@ -132,9 +132,13 @@ export class ClosingScheduler {
         this.open.delete(auctionId);
       } else if (outcome.rejection.code === 'AUCTION_NOT_ENDED') {
         // A bid in its soft-close window moved the end (bids are not followed here): wait for it.
+        // Without the end (a sender that dropped the details), ask again a little later.
         const endsAt = outcome.rejection.details?.endsAt;
-        if (typeof endsAt === 'string' && this.open.has(auctionId))
-          this.open.set(auctionId, isoToMs(endsAt));
+        if (this.open.has(auctionId))
+          this.open.set(
+            auctionId,
+            typeof endsAt === 'string' ? isoToMs(endsAt) : this.clock.now() + this.retryMs,
+          );
       }
     } catch (error) {
       this.options.onError?.(error, auctionId);
