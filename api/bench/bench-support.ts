@@ -324,6 +324,8 @@ export const startBenchServer = async (prefix: string, profile: string | undefin
       RATE_LIMIT_LOGIN: limit,
       RATE_LIMIT_SIGNUP: limit,
       RATE_LIMIT_BIDS: limit,
+      RATE_LIMIT_AUCTIONS: limit,
+      RATE_LIMIT_AUCTIONS_PER_ADDRESS: limit,
       // Thousands of sockets from one address.
       WATCH_LIMIT_PER_ADDRESS: limit,
       WATCH_RATE_PER_ADDRESS: limit,

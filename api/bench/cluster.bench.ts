@@ -419,6 +419,8 @@ const runMode = async (mode: Mode, stores: Stores): Promise<Record<string, unkno
         RATE_LIMIT_BIDS: LIMIT,
         RATE_LIMIT_LOGIN: LIMIT,
         RATE_LIMIT_SIGNUP: LIMIT,
+        RATE_LIMIT_AUCTIONS: LIMIT,
+        RATE_LIMIT_AUCTIONS_PER_ADDRESS: LIMIT,
       },
       { startTimeoutMs: 120_000 },
     );

@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { auctionStream, minimumRaise } from '@auction/contracts';
 import { AuctionActor, Engine, SqliteEventStore } from '../src/index';
+import { raises } from '../src/test-support/commands';
 import { EVENTS_SCHEMA } from '../src/event-store/sqlite-event-store';
 
 const { values } = parseArgs({
@@ -245,6 +246,7 @@ const megabytes = (bytes: number) => round(bytes / 2 ** 20);
 
 /** Creates `auctions` auctions with `bids` bids each, through an engine that is closed after. */
 const writeAuctions = async (filename: string, auctions: number, bids: number) => {
+  const history = raises(bids, 10_000);
   const store = new SqliteEventStore({ filename });
   const engine = new Engine({ store });
   const now = Date.now();
@@ -270,10 +272,10 @@ const writeAuctions = async (filename: string, auctions: number, bids: number) =
       },
       metadata: meta(),
     });
-    for (let bid = 0; bid < bids; bid++)
+    for (const amount of history)
       await engine.send({
         type: 'PlaceBid',
-        data: { auctionId, bidId: randomUUID(), amount: 10_000 + bid * 100 },
+        data: { auctionId, bidId: randomUUID(), amount },
         metadata: meta(),
       });
   };
@@ -302,9 +304,9 @@ const memory = async (auctions: number, bids: number) => {
   collect();
   const before = process.memoryUsage();
   const started = performance.now();
-  let amount = 10_000 + bids * 100;
+  let amount = raises(bids + 1, 10_000).at(-1) ?? 10_000;
   for (let i = 0; i < ids.length; i += 500) {
-    amount += 100;
+    amount = minimumRaise(amount);
     await Promise.all(
       ids.slice(i, i + 500).map((auctionId) =>
         engine.send({
@@ -380,7 +382,7 @@ const reload = async (bids: number, tail: number) => {
         Array.from({ length: Math.min(500, count - sent) }, () =>
           engine.send({
             type: 'PlaceBid',
-            data: { auctionId, bidId: randomUUID(), amount: (amount += 100) },
+            data: { auctionId, bidId: randomUUID(), amount: (amount = minimumRaise(amount)) },
             metadata: meta(),
           }),
         ),

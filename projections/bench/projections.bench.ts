@@ -84,7 +84,7 @@ const buildHistory = (target: number): EventLog => {
     let amount = 10_000;
     const bidIds: string[] = [];
     for (let b = 0; b < 200; b++) {
-      amount += 100 + (b % 7) * 50;
+      amount = (b === 0 ? amount : minimumRaise(amount)) + (b % 7) * 50;
       const bidId = `${auctionId}-bid-${b}`;
       const bidder = `bidder-${(a * 7 + b) % 300}`;
       log.bid(auctionId, bidder, amount, T0 + 1000 + b, bidId);
