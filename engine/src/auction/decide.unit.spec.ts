@@ -103,9 +103,16 @@ const created = (changes: Partial<AuctionCreated['data']> = {}): AuctionEvent =>
     ...changes,
   },
 });
-const placed = (bidderId: string, bidId: string, amount: number, time = at(1)): AuctionEvent => ({
+/** `endsAt`: the end the bid moved the auction to (soft close). */
+const placed = (
+  bidderId: string,
+  bidId: string,
+  amount: number,
+  time = at(1),
+  endsAt?: string,
+): AuctionEvent => ({
   type: 'BidPlaced',
-  data: { auctionId: AUCTION, bidId, bidderId, amount, at: time },
+  data: { auctionId: AUCTION, bidId, bidderId, amount, at: time, ...(endsAt ? { endsAt } : {}) },
 });
 const bidEdited = (
   bidderId: string,
@@ -987,33 +994,11 @@ describe('soft close', () => {
       .given([withSoftClose])
       .when(place('alice', 'b1', 10_000, END))
       .thenRejects('AUCTION_ENDED');
-    const movedByBid: AuctionEvent = {
-      type: 'BidPlaced',
-      data: {
-        amount: 10_000,
-        at: inWindow,
-        auctionId: AUCTION,
-        bidId: 'b1',
-        bidderId: 'alice',
-        endsAt: shift(inWindow, TWO_MINUTES),
-      },
-    };
+    const movedByBid = placed('alice', 'b1', 10_000, inWindow, shift(inWindow, TWO_MINUTES));
     spec
       .given([withSoftClose, movedByBid])
       .when(place('bob', 'b2', 10_250, END))
-      .then([
-        {
-          type: 'BidPlaced',
-          data: {
-            amount: 10_250,
-            at: END,
-            auctionId: AUCTION,
-            bidId: 'b2',
-            bidderId: 'bob',
-            endsAt: shift(END, TWO_MINUTES),
-          },
-        },
-      ]);
+      .then([placed('bob', 'b2', 10_250, END, shift(END, TWO_MINUTES))]);
   });
 
   it('leaves the end alone without a soft close (auctions made before it existed)', () => {
@@ -1028,17 +1013,7 @@ describe('soft close', () => {
 
   it('refuses to close before the moved end, naming it, and closes once it has passed', () => {
     const moved = shift(inWindow, TWO_MINUTES);
-    const extendedByBid: AuctionEvent = {
-      type: 'BidPlaced',
-      data: {
-        amount: 10_000,
-        at: inWindow,
-        auctionId: AUCTION,
-        bidId: 'b1',
-        bidderId: 'alice',
-        endsAt: moved,
-      },
-    };
+    const extendedByBid: AuctionEvent = placed('alice', 'b1', 10_000, inWindow, moved);
     spec
       .given([withSoftClose, extendedByBid])
       .when(close(END))
