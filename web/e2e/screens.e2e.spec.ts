@@ -1,3 +1,4 @@
+import { fixedCategories } from '@auction/contracts';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, test, expect as vitestExpect } from 'vitest';
 import { apiAs, registerThroughApi } from './support/api';
@@ -12,17 +13,8 @@ const PHONES = [
 ] as const;
 const DESKTOP = { width: 1280, height: 800 } as const;
 
-/** The spec's eight, in the order of spec §2. */
-const FIXED = [
-  'Art & Collectibles',
-  'Jewelry & Watches',
-  'Vehicles',
-  'Real Estate',
-  'Fashion',
-  'Electronics',
-  'Gaming',
-  'Antiques',
-];
+/** The spec's eight, in its order (pinned in packages/contracts/src/categories.unit.spec.ts). */
+const FIXED = fixedCategories.map(({ name }) => name);
 
 interface Box {
   readonly left: number;

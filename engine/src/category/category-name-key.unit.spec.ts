@@ -1,3 +1,4 @@
+import { fixedCategories } from '@auction/contracts';
 import { describe, expect, it } from 'vitest';
 import { categoryNameKeys, confusableSkeleton } from './category-name-key';
 
@@ -42,16 +43,7 @@ describe('categoryNameKeys', () => {
   });
 
   it('keeps names that only share letters apart', () => {
-    const fixed = [
-      'Art & Collectibles',
-      'Jewelry & Watches',
-      'Vehicles',
-      'Real Estate',
-      'Fashion',
-      'Electronics',
-      'Gaming',
-      'Antiques',
-    ];
+    const fixed = fixedCategories.map(({ name }) => name);
     for (const a of fixed) for (const b of fixed) expect(same(a, b)).toBe(a === b);
     expect(same('Stamps', 'Stamp')).toBe(false);
     expect(same('Coins', 'Icons')).toBe(false);

@@ -1,16 +1,8 @@
+import { fixedCategories } from '@auction/contracts';
 import { describe, expect, it } from 'vitest';
 import { filterCategoryNames } from './categories';
 
-const FIXED = [
-  'Art & Collectibles',
-  'Jewelry & Watches',
-  'Vehicles',
-  'Real Estate',
-  'Fashion',
-  'Electronics',
-  'Gaming',
-  'Antiques',
-];
+const FIXED = fixedCategories.map(({ name }) => name);
 const named = (...names: string[]) => names.map((name) => ({ name }));
 
 describe('the All Auctions category filter', () => {
