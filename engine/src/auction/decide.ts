@@ -1,6 +1,7 @@
 import {
   type AuctionCommand,
   type AuctionEvent,
+  type BuyNow,
   type CancelAuction,
   type CloseAuction,
   type CreateAuction,
@@ -17,7 +18,8 @@ import {
   toIsoTime,
 } from '@auction/contracts';
 import type { AuctionState, Decision } from './decider-types';
-import { highestActiveBid } from './state';
+import { evolve } from './evolve';
+import { automaticBid, buyNowOpen, proxyRanking } from './proxy';
 
 const accept = (...events: AuctionEvent[]): Decision => ({ ok: true, events });
 const refuse = (code: ErrorCode): Decision => ({ ok: false, rejection: rejection(code) });
@@ -46,6 +48,45 @@ const extendedEnd = (state: AuctionState, now: string): string | undefined => {
   return moved > endMs ? toIsoTime(moved) : undefined;
 };
 
+/**
+ * Accepts `events` and, after them, the automatic bid the proxy rules call for (which, landing in
+ * the soft-close window, moves the end like any bid).
+ */
+const acceptWithProxies = (
+  state: AuctionState,
+  now: string,
+  ...events: AuctionEvent[]
+): Decision => {
+  let after = state;
+  for (const event of events) after = evolve(after, event);
+  const automatic = automaticBid(after, now, extendedEnd(after, now));
+  if (automatic === null) return accept(...events);
+  return accept(...events.map((event) => markOutbid(event, automatic.data.bidId)), automatic);
+};
+
+/** A bid or raise that an automatic bid for another bid answers at once says so (for notices). */
+const markOutbid = (event: AuctionEvent, leaderBidId: string): AuctionEvent => {
+  if (event.type !== 'BidPlaced' && event.type !== 'BidEdited') return event;
+  if (event.data.bidId === leaderBidId) return event;
+  // Keys kept in sorted order, as the decider writes them.
+  const data = Object.fromEntries(
+    Object.entries({ ...event.data, outbidByProxy: true }).sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
+  return { ...event, data } as AuctionEvent;
+};
+
+/** The prices an auction may hold together: reserve and Buy It Now at least the starting price, Buy It Now at least the reserve. */
+const priceProblem = (
+  startingPrice: number,
+  reservePrice: number | null,
+  buyNowPrice: number | null,
+): ErrorCode | null => {
+  if (reservePrice !== null && reservePrice < startingPrice) return 'RESERVE_BELOW_STARTING_PRICE';
+  if (buyNowPrice !== null && buyNowPrice < Math.max(startingPrice, reservePrice ?? 0))
+    return 'BUY_NOW_TOO_LOW';
+  return null;
+};
+
 const endTimeProblem = (endsAt: string, now: string): ErrorCode | null => {
   if (endsAt <= now) return 'END_TIME_NOT_IN_FUTURE';
   if (isoToMs(endsAt) > isoToMs(now) + rules.maxAuctionDurationMs) return 'END_TIME_TOO_FAR';
@@ -70,6 +111,8 @@ export const decide = (command: AuctionCommand, state: AuctionState): Decision =
       return editBid(command, state, now);
     case 'RetractBid':
       return retractBid(command, state, now);
+    case 'BuyNow':
+      return buyNow(command, state, now);
     case 'CloseAuction':
       return close(command, state, now);
     default: {
@@ -82,6 +125,12 @@ export const decide = (command: AuctionCommand, state: AuctionState): Decision =
 const create = ({ data, metadata }: CreateAuction, state: AuctionState, now: string): Decision => {
   if (state.status !== 'None') return refuse('AUCTION_ALREADY_EXISTS');
   if (data.startingPrice < rules.minStartingPriceCents) return refuse('STARTING_PRICE_TOO_LOW');
+  const prices = priceProblem(
+    data.startingPrice,
+    data.reservePrice ?? null,
+    data.buyNowPrice ?? null,
+  );
+  if (prices) return refuse(prices);
   const problem = endTimeProblem(data.endsAt, now);
   if (problem) return refuse(problem);
   return accept({
@@ -96,6 +145,8 @@ const create = ({ data, metadata }: CreateAuction, state: AuctionState, now: str
       endsAt: data.endsAt,
       image: data.image,
       ...(data.softClose ? { softClose: data.softClose } : {}),
+      ...(data.reservePrice === undefined ? {} : { reservePrice: data.reservePrice }),
+      ...(data.buyNowPrice === undefined ? {} : { buyNowPrice: data.buyNowPrice }),
       at: now,
     },
   });
@@ -119,6 +170,24 @@ const editAuction = (
     if (data.startingPrice < rules.minStartingPriceCents) return refuse('STARTING_PRICE_TOO_LOW');
     changes.startingPrice = data.startingPrice;
   }
+  if (data.reservePrice !== undefined && data.reservePrice !== state.reservePrice) {
+    // Lowering (or removing) is always allowed; raising (or adding) only before any bid.
+    const raises =
+      data.reservePrice !== null &&
+      (state.reservePrice === null || data.reservePrice > state.reservePrice);
+    if (raises && hasBids) return refuse('RESERVE_LOCKED');
+    changes.reservePrice = data.reservePrice;
+  }
+  if (data.buyNowPrice !== undefined && data.buyNowPrice !== state.buyNowPrice) {
+    if (hasBids) return refuse('BUY_NOW_LOCKED');
+    changes.buyNowPrice = data.buyNowPrice;
+  }
+  const prices = priceProblem(
+    changes.startingPrice ?? state.startingPrice,
+    changes.reservePrice === undefined ? state.reservePrice : changes.reservePrice,
+    changes.buyNowPrice === undefined ? state.buyNowPrice : changes.buyNowPrice,
+  );
+  if (prices) return refuse(prices);
   if (data.endsAt !== undefined && data.endsAt !== state.endsAt) {
     const problem = endTimeProblem(data.endsAt, now);
     if (problem) return refuse(problem);
@@ -132,9 +201,9 @@ const editAuction = (
     changes.description = data.description;
   }
   if (data.image !== undefined && data.image !== state.image) changes.image = data.image;
-  return Object.keys(changes).length > 2
-    ? accept({ type: 'AuctionEdited', data: changes })
-    : NOTHING;
+  if (Object.keys(changes).length <= 2) return NOTHING;
+  // A lowered reserve a proxy bidder's maximum now reaches lifts their bid to it.
+  return acceptWithProxies(state, now, { type: 'AuctionEdited', data: changes });
 };
 
 const cancel = ({ data, metadata }: CancelAuction, state: AuctionState, now: string): Decision => {
@@ -162,8 +231,10 @@ const placeBid = ({ data, metadata }: PlaceBid, state: AuctionState, now: string
   const minimum =
     state.leadingBidId === null ? state.startingPrice : minimumRaise(state.currentBid);
   if (data.amount < minimum) return { ok: false, rejection: bidTooLow(minimum) };
+  if (data.maxAmount !== undefined && data.maxAmount < data.amount)
+    return refuse('MAXIMUM_BELOW_BID');
   const endsAt = extendedEnd(state, now);
-  return accept({
+  return acceptWithProxies(state, now, {
     type: 'BidPlaced',
     // Keys in sorted order, so the hash chain's canonical JSON is plain `JSON.stringify`.
     data: {
@@ -173,6 +244,7 @@ const placeBid = ({ data, metadata }: PlaceBid, state: AuctionState, now: string
       bidId: data.bidId,
       bidderId: metadata.actorId,
       ...(endsAt === undefined ? {} : { endsAt }),
+      ...(data.maxAmount === undefined ? {} : { maxAmount: data.maxAmount }),
     },
   });
 };
@@ -183,19 +255,43 @@ const editBid = ({ data, metadata }: EditBid, state: AuctionState, now: string):
   const bid = state.bids.get(data.bidId);
   if (!bid || bid.retracted) return refuse('BID_NOT_FOUND');
   if (bid.bidderId !== metadata.actorId) return refuse('NOT_BID_OWNER');
-  const minimum =
-    state.leadingBidId === bid.bidId ? bid.amount + 1 : minimumRaise(state.currentBid);
-  if (data.amount < minimum) return { ok: false, rejection: bidTooLow(minimum) };
+  const { amount, maxAmount } = data;
+  if (amount === undefined && maxAmount === undefined) return refuse('BID_UNCHANGED');
+  const leads = state.leadingBidId === bid.bidId;
+  const minimum = leads ? bid.amount + 1 : minimumRaise(state.currentBid);
+  if (amount !== undefined && amount < minimum) return { ok: false, rejection: bidTooLow(minimum) };
+  if (maxAmount !== undefined) {
+    if (maxAmount < (amount ?? bid.amount)) return refuse('MAXIMUM_BELOW_BID');
+    if (maxAmount <= bid.maxAmount) return refuse('MAXIMUM_NOT_RAISED');
+    // A bid that does not lead must, through its new maximum, at least beat the current price.
+    if (amount === undefined && !leads && maxAmount < minimum)
+      return { ok: false, rejection: bidTooLow(minimum) };
+  }
+  if (amount === undefined) {
+    // The visible amount stays: a private event, and whatever automatic bid it calls for.
+    return acceptWithProxies(state, now, {
+      type: 'BidMaximumRaised',
+      data: {
+        at: now,
+        auctionId: data.auctionId,
+        bidId: bid.bidId,
+        bidderId: bid.bidderId,
+        maxAmount: maxAmount ?? bid.maxAmount,
+        previousMaxAmount: bid.maxAmount,
+      },
+    });
+  }
   const endsAt = extendedEnd(state, now);
-  return accept({
+  return acceptWithProxies(state, now, {
     type: 'BidEdited',
     data: {
-      amount: data.amount,
+      amount,
       at: now,
       auctionId: data.auctionId,
       bidId: bid.bidId,
       bidderId: bid.bidderId,
       ...(endsAt === undefined ? {} : { endsAt }),
+      ...(maxAmount === undefined ? {} : { maxAmount }),
       previousAmount: bid.amount,
     },
   });
@@ -207,11 +303,17 @@ const retractBid = ({ data, metadata }: RetractBid, state: AuctionState, now: st
   const bid = state.bids.get(data.bidId);
   if (!bid || bid.retracted) return refuse('BID_NOT_FOUND');
   if (bid.bidderId !== metadata.actorId) return refuse('NOT_BID_OWNER');
-  const next = state.leadingBidId === bid.bidId ? highestActiveBid(state, bid.bidId) : null;
-  const currentBid = state.leadingBidId === bid.bidId ? (next?.amount ?? 0) : state.currentBid;
+  // The lead falls to the best remaining maximum, at the amount it stands at (an automatic bid
+  // then lifts it to its proxy price when the remaining maxima call for more).
+  const next =
+    state.leadingBidId === bid.bidId
+      ? proxyRanking({ ...state, bids: state.bids.set(bid.bidId, { ...bid, retracted: true }) })
+      : null;
+  const currentBid =
+    state.leadingBidId === bid.bidId ? (next?.leader.amount ?? 0) : state.currentBid;
   const leadingBidId =
-    state.leadingBidId === bid.bidId ? (next?.bidId ?? null) : state.leadingBidId;
-  return accept({
+    state.leadingBidId === bid.bidId ? (next?.leader.bidId ?? null) : state.leadingBidId;
+  return acceptWithProxies(state, now, {
     type: 'BidRetracted',
     data: {
       auctionId: data.auctionId,
@@ -225,12 +327,55 @@ const retractBid = ({ data, metadata }: RetractBid, state: AuctionState, now: st
   });
 };
 
+const buyNow = ({ data, metadata }: BuyNow, state: AuctionState, now: string): Decision => {
+  const problem = biddingProblem(state, now);
+  if (problem) return refuse(problem);
+  if (metadata.actorId === state.sellerId) return refuse('OWN_AUCTION');
+  if (state.buyNowPrice === null || !buyNowOpen(state)) return refuse('BUY_NOW_UNAVAILABLE');
+  if (data.price !== state.buyNowPrice)
+    return {
+      ok: false,
+      rejection: rejection('BUY_NOW_PRICE_CHANGED', { price: state.buyNowPrice }),
+    };
+  if (state.bids.has(data.bidId)) return refuse('BID_ALREADY_EXISTS');
+  // The purchase is a bid at the price, and the sale to it, at once: no automatic bid answers it.
+  return accept(
+    {
+      type: 'BidPlaced',
+      data: {
+        amount: data.price,
+        at: now,
+        auctionId: data.auctionId,
+        bidId: data.bidId,
+        bidderId: metadata.actorId,
+      },
+    },
+    {
+      type: 'AuctionClosed',
+      data: {
+        auctionId: data.auctionId,
+        outcome: 'Sold',
+        winnerId: metadata.actorId,
+        winningBidId: data.bidId,
+        finalPrice: data.price,
+        boughtNow: true,
+        at: now,
+      },
+    },
+  );
+};
+
 const close = ({ data }: CloseAuction, state: AuctionState, now: string): Decision => {
   if (state.status !== 'Live') return NOTHING;
   // The end it has now (a soft close may have moved it): the closing scheduler waits for it.
   if (!ended(state, now))
     return { ok: false, rejection: rejection('AUCTION_NOT_ENDED', { endsAt: state.endsAt }) };
   const winning = state.leadingBidId === null ? undefined : state.bids.get(state.leadingBidId);
+  if (winning && state.reservePrice !== null && winning.amount < state.reservePrice)
+    return accept({
+      type: 'AuctionClosed',
+      data: { auctionId: data.auctionId, outcome: 'Expired', reserveNotMet: true, at: now },
+    });
   return accept({
     type: 'AuctionClosed',
     data: winning

@@ -833,12 +833,30 @@ describe('evolve', () => {
 
     expect(state).toMatchObject({ currentBid: 10_100, leadingBidId: 'b2', lastAt: at(1) });
     expect(state.bids.toJS()).toEqual({
-      b1: { bidId: 'b1', bidderId: 'alice', amount: 10_000, placedAt: at(1), retracted: false },
-      b2: { bidId: 'b2', bidderId: 'bob', amount: 10_100, placedAt: at(1), retracted: false },
+      b1: {
+        bidId: 'b1',
+        bidderId: 'alice',
+        amount: 10_000,
+        maxAmount: 10_000,
+        maxSeq: 0,
+        placedAt: at(1),
+        retracted: false,
+        automatic: false,
+      },
+      b2: {
+        bidId: 'b2',
+        bidderId: 'bob',
+        amount: 10_100,
+        maxAmount: 10_100,
+        maxSeq: 1,
+        placedAt: at(1),
+        retracted: false,
+        automatic: false,
+      },
     });
   });
 
-  it('folds BidEdited into a new amount and the lead, keeping when it was placed', () => {
+  it('folds BidEdited into a new amount, maximum and lead, keeping when it was placed', () => {
     const state = fold([
       created(),
       placed('alice', 'b1', 10_000),
@@ -851,8 +869,11 @@ describe('evolve', () => {
       bidId: 'b1',
       bidderId: 'alice',
       amount: 10_200,
+      maxAmount: 10_200,
+      maxSeq: 2,
       placedAt: at(1),
       retracted: false,
+      automatic: false,
     });
   });
 

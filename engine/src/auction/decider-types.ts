@@ -6,9 +6,16 @@ export type AuctionStatus = 'None' | 'Live' | 'Sold' | 'Expired' | 'Cancelled';
 export interface BidState {
   readonly bidId: string;
   readonly bidderId: string;
+  /** The visible amount, in cents. */
   readonly amount: number;
+  /** The secret maximum the system bids up to (the amount itself for a bid without one). */
+  readonly maxAmount: number;
+  /** When the maximum was set, as the auction's count of maxima so far: on equal maxima the earlier leads. */
+  readonly maxSeq: number;
   readonly placedAt: string;
   readonly retracted: boolean;
+  /** Whether an automatic bid set `amount` last. */
+  readonly automatic: boolean;
 }
 
 /** What the decider knows of one auction: the fold of its events. */
@@ -27,6 +34,12 @@ export interface AuctionState {
   readonly softClose: SoftClose | null;
   /** Whether a bid in the soft-close window has moved the end. */
   readonly extended: boolean;
+  /** Cents; bids below it cannot win. Null: no reserve. */
+  readonly reservePrice: number | null;
+  /** Cents; null: no Buy It Now. Whether it is still on offer: `buyNowOpen`. */
+  readonly buyNowPrice: number | null;
+  /** How many maxima have been set: the next one's `maxSeq`. */
+  readonly maxSeq: number;
   /** Every bid ever placed, retracted ones kept and marked (persistent map: cheap to evolve). */
   readonly bids: ImmutableMap<string, BidState>;
   /** Highest non-retracted amount in cents, 0 when none. */
@@ -36,6 +49,8 @@ export interface AuctionState {
   readonly lastAt: string | null;
   readonly winnerId: string | null;
   readonly finalPrice: number | null;
+  /** Sold at the Buy It Now price. */
+  readonly boughtNow: boolean;
 }
 
 export type Decision =

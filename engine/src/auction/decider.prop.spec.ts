@@ -20,8 +20,16 @@ const viewOf = (state: AuctionState): ModelView => ({
   finalPrice: state.finalPrice,
   endsAt: state.endsAt,
   startingPrice: state.startingPrice,
+  reservePrice: state.reservePrice,
+  buyNowPrice: state.buyNowPrice,
   bids: [...state.bids.values()]
-    .map(({ bidId, bidderId, amount, retracted }) => ({ bidId, bidderId, amount, retracted }))
+    .map(({ bidId, bidderId, amount, maxAmount, retracted }) => ({
+      bidId,
+      bidderId,
+      amount,
+      maxAmount,
+      retracted,
+    }))
     .sort((x, y) => (x.bidId < y.bidId ? -1 : x.bidId > y.bidId ? 1 : 0)),
 });
 

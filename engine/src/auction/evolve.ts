@@ -23,6 +23,8 @@ export const evolve = (state: AuctionState, event: AuctionEvent): AuctionState =
         startingPrice: d.startingPrice,
         endsAt: d.endsAt,
         softClose: d.softClose ?? null,
+        reservePrice: d.reservePrice ?? null,
+        buyNowPrice: d.buyNowPrice ?? null,
         lastAt: d.at,
       };
     }
@@ -35,6 +37,8 @@ export const evolve = (state: AuctionState, event: AuctionEvent): AuctionState =
         image: d.image === undefined ? state.image : d.image,
         startingPrice: d.startingPrice ?? state.startingPrice,
         endsAt: d.endsAt ?? state.endsAt,
+        reservePrice: d.reservePrice === undefined ? state.reservePrice : d.reservePrice,
+        buyNowPrice: d.buyNowPrice === undefined ? state.buyNowPrice : d.buyNowPrice,
         lastAt: d.at,
       };
     }
@@ -48,9 +52,13 @@ export const evolve = (state: AuctionState, event: AuctionEvent): AuctionState =
           bidId: d.bidId,
           bidderId: d.bidderId,
           amount: d.amount,
+          maxAmount: Math.max(d.amount, d.maxAmount ?? 0),
+          maxSeq: state.maxSeq,
           placedAt: d.at,
           retracted: false,
+          automatic: false,
         }),
+        maxSeq: state.maxSeq + 1,
         currentBid: d.amount,
         leadingBidId: d.bidId,
         ...(d.endsAt === undefined ? {} : { endsAt: d.endsAt, extended: true }),
@@ -59,9 +67,39 @@ export const evolve = (state: AuctionState, event: AuctionEvent): AuctionState =
     }
     case 'BidEdited': {
       const d = event.data;
+      const bid = state.bids.get(d.bidId);
+      const maxAmount = Math.max(d.amount, d.maxAmount ?? 0, bid?.maxAmount ?? 0);
+      // A maximum set anew ranks from now; one the edit leaves as it was keeps its place.
+      const raised = bid === undefined || maxAmount > bid.maxAmount;
       return {
         ...state,
-        bids: patchBid(state, d.bidId, { amount: d.amount }),
+        bids: patchBid(state, d.bidId, {
+          amount: d.amount,
+          maxAmount,
+          automatic: false,
+          ...(raised ? { maxSeq: state.maxSeq } : {}),
+        }),
+        maxSeq: raised ? state.maxSeq + 1 : state.maxSeq,
+        currentBid: d.amount,
+        leadingBidId: d.bidId,
+        ...(d.endsAt === undefined ? {} : { endsAt: d.endsAt, extended: true }),
+        lastAt: d.at,
+      };
+    }
+    case 'BidMaximumRaised': {
+      const d = event.data;
+      return {
+        ...state,
+        bids: patchBid(state, d.bidId, { maxAmount: d.maxAmount, maxSeq: state.maxSeq }),
+        maxSeq: state.maxSeq + 1,
+        lastAt: d.at,
+      };
+    }
+    case 'AutomaticBidPlaced': {
+      const d = event.data;
+      return {
+        ...state,
+        bids: patchBid(state, d.bidId, { amount: d.amount, automatic: true }),
         currentBid: d.amount,
         leadingBidId: d.bidId,
         ...(d.endsAt === undefined ? {} : { endsAt: d.endsAt, extended: true }),
@@ -81,7 +119,14 @@ export const evolve = (state: AuctionState, event: AuctionEvent): AuctionState =
     case 'AuctionClosed': {
       const d = event.data;
       return d.outcome === 'Sold'
-        ? { ...state, status: 'Sold', winnerId: d.winnerId, finalPrice: d.finalPrice, lastAt: d.at }
+        ? {
+            ...state,
+            status: 'Sold',
+            winnerId: d.winnerId,
+            finalPrice: d.finalPrice,
+            boughtNow: d.boughtNow === true,
+            lastAt: d.at,
+          }
         : { ...state, status: 'Expired', lastAt: d.at };
     }
     default: {

@@ -37,7 +37,7 @@ export const isSnapshotStore = (value: unknown): value is SnapshotStore =>
  * Bump when the payload's layout or the fold's meaning changes (including the helpers `evolve`
  * calls, whose text the fingerprint below does not cover).
  */
-const FORMAT = 2;
+const FORMAT = 3;
 
 /**
  * What the snapshot's meaning depends on: its layout, the fold (`evolve`), what the dedup record
@@ -63,7 +63,16 @@ export interface ActorView {
   readonly headHash: string;
 }
 
-type BidRow = [bidId: string, bidderId: string, amount: number, placedAt: string, retracted: 0 | 1];
+type BidRow = [
+  bidId: string,
+  bidderId: string,
+  amount: number,
+  placedAt: string,
+  retracted: 0 | 1,
+  maxAmount: number,
+  maxSeq: number,
+  automatic: 0 | 1,
+];
 type CommandRow = [
   commandId: string,
   first: number,
@@ -93,7 +102,16 @@ export const encodeSnapshot = (
   const { bids, ...scalars } = view.state;
   const bidRows: BidRow[] = [];
   for (const bid of bids.values())
-    bidRows.push([bid.bidId, bid.bidderId, bid.amount, bid.placedAt, bid.retracted ? 1 : 0]);
+    bidRows.push([
+      bid.bidId,
+      bid.bidderId,
+      bid.amount,
+      bid.placedAt,
+      bid.retracted ? 1 : 0,
+      bid.maxAmount,
+      bid.maxSeq,
+      bid.automatic ? 1 : 0,
+    ]);
   const commandRows: CommandRow[] = [];
   for (const [commandId, record] of commands) {
     if (record.last > view.revision) continue;
@@ -126,8 +144,26 @@ export const decodeSnapshot = (
     const payload = JSON.parse(stored.payload) as Payload;
     if (typeof payload.headHash !== 'string') return undefined;
     const bids = ImmutableMap<string, BidState>().withMutations((map) => {
-      for (const [bidId, bidderId, amount, placedAt, retracted] of payload.bids)
-        map.set(bidId, { bidId, bidderId, amount, placedAt, retracted: retracted === 1 });
+      for (const [
+        bidId,
+        bidderId,
+        amount,
+        placedAt,
+        retracted,
+        maxAmount,
+        maxSeq,
+        automatic,
+      ] of payload.bids)
+        map.set(bidId, {
+          bidId,
+          bidderId,
+          amount,
+          maxAmount,
+          maxSeq,
+          placedAt,
+          retracted: retracted === 1,
+          automatic: automatic === 1,
+        });
     });
     const state: AuctionState = { ...initialState, ...payload.state, bids };
     const commands: LearnedCommand[] = payload.commands.map(

@@ -13,12 +13,16 @@ export const initialState: AuctionState = {
   endsAt: null,
   softClose: null,
   extended: false,
+  reservePrice: null,
+  buyNowPrice: null,
+  maxSeq: 0,
   bids: ImmutableMap<string, BidState>(),
   currentBid: 0,
   leadingBidId: null,
   lastAt: null,
   winnerId: null,
   finalPrice: null,
+  boughtNow: false,
 };
 
 /** The highest non-retracted bid other than `excludeBidId`, or null. */

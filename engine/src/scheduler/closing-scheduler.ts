@@ -101,6 +101,8 @@ export class ClosingScheduler {
           break;
         case 'BidPlaced':
         case 'BidEdited':
+        case 'BidMaximumRaised':
+        case 'AutomaticBidPlaced':
         case 'BidRetracted':
           break;
         default: {

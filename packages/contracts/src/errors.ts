@@ -53,7 +53,38 @@ export const errorCatalog = {
     message: 'The end time cannot move earlier once bids are placed',
   },
 
+  RESERVE_BELOW_STARTING_PRICE: {
+    status: 400,
+    message: 'The reserve price must be at least the starting price',
+  },
+  RESERVE_LOCKED: {
+    status: 409,
+    message: 'The reserve price can only be lowered once bids are placed',
+  },
+  BUY_NOW_TOO_LOW: {
+    status: 400,
+    message: 'The Buy It Now price must be at least the starting price and the reserve price',
+  },
+  BUY_NOW_LOCKED: {
+    status: 409,
+    message: 'The Buy It Now price cannot change once bids are placed',
+  },
+  BUY_NOW_UNAVAILABLE: {
+    status: 409,
+    message: 'Buy It Now is no longer available for this auction',
+  },
+  BUY_NOW_PRICE_CHANGED: {
+    status: 409,
+    message: 'The Buy It Now price has changed; please check it and try again',
+  },
+
   OWN_AUCTION: { status: 403, message: 'You cannot bid on your own auction' },
+  MAXIMUM_BELOW_BID: { status: 400, message: 'Your maximum must be at least your bid' },
+  MAXIMUM_NOT_RAISED: {
+    status: 409,
+    message: 'Your new maximum must be more than your current maximum',
+  },
+  BID_UNCHANGED: { status: 400, message: 'Enter a new bid amount or a new maximum' },
   BID_TOO_LOW: { status: 409, message: 'Your bid is too low' },
   BID_NOT_FOUND: { status: 404, message: 'Bid not found' },
   BID_ALREADY_EXISTS: { status: 409, message: 'This bid has already been placed' },

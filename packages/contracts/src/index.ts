@@ -27,6 +27,7 @@ export {
 export { rules } from './rules';
 export { bidIncrements, incrementAt, minimumRaise } from './increments';
 export { fixedCategories } from './categories';
+export { type PriceFacts, type ReserveStatus, reserveStatus, buyNowOnOffer } from './reserve';
 export {
   errorCatalog,
   errorCodes,
@@ -48,6 +49,8 @@ export {
   AuctionCancelled,
   BidPlaced,
   BidEdited,
+  BidMaximumRaised,
+  AutomaticBidPlaced,
   BidRetracted,
   AuctionClosed,
   AuctionEvent,
@@ -70,6 +73,7 @@ export {
   PlaceBid,
   EditBid,
   RetractBid,
+  BuyNow,
   CloseAuction,
   AuctionCommand,
   type AuctionCommandType,

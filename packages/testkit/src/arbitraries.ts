@@ -10,6 +10,7 @@ import {
 } from '@auction/contracts';
 import type {
   AuctionCommand,
+  BuyNow,
   CancelAuction,
   CloseAuction,
   CommandMetadata,
@@ -160,7 +161,10 @@ export const placeBidCommandArbitrary = (
 ): fc.Arbitrary<PlaceBid> =>
   commandArbitrary(
     'PlaceBid',
-    fc.record({ bidId: idArbitrary(), amount: centsArbitrary() }),
+    fc.record(
+      { bidId: idArbitrary(), amount: centsArbitrary(), maxAmount: centsArbitrary() },
+      { requiredKeys: ['bidId', 'amount'] },
+    ),
     options,
   );
 
@@ -169,9 +173,17 @@ export const editBidCommandArbitrary = (
 ): fc.Arbitrary<EditBid> =>
   commandArbitrary(
     'EditBid',
-    fc.record({ bidId: idArbitrary(), amount: centsArbitrary() }),
+    fc.record(
+      { bidId: idArbitrary(), amount: centsArbitrary(), maxAmount: centsArbitrary() },
+      { requiredKeys: ['bidId'] },
+    ),
     options,
   );
+
+export const buyNowCommandArbitrary = (
+  options: CommandArbitraryOptions = {},
+): fc.Arbitrary<BuyNow> =>
+  commandArbitrary('BuyNow', fc.record({ bidId: idArbitrary(), price: centsArbitrary() }), options);
 
 export const retractBidCommandArbitrary = (
   options: CommandArbitraryOptions = {},
@@ -193,6 +205,7 @@ export const auctionCommandArbitrary = (
     placeBidCommandArbitrary(options),
     editBidCommandArbitrary(options),
     retractBidCommandArbitrary(options),
+    buyNowCommandArbitrary(options),
     closeAuctionCommandArbitrary(options),
   );
 
@@ -225,7 +238,45 @@ type Intent =
     }
   | { kind: 'cancel'; step: Step; actor: Actor }
   | { kind: 'close'; step: Step; actor: Actor }
-  | { kind: 'create'; step: Step; actor: Actor };
+  | { kind: 'create'; step: Step; actor: Actor }
+  | ExtraIntent;
+
+/**
+ * A secret maximum: over the amount bid (`amount`), over the leader's maximum (`top`, for ties and
+ * near misses) or over the bid's own maximum (`own`, for raises).
+ */
+interface MaxChoice {
+  base: 'amount' | 'top' | 'own';
+  delta: number;
+}
+type PriceEdit = { kind: 'remove' } | { kind: 'set'; delta: number };
+
+/** Intents of the later rules (proxies, reserve, Buy It Now), spliced in by {@link Extras}. */
+type ExtraIntent =
+  | { kind: 'raiseMax'; step: Step; actor: Actor; bid: BidRef; max: MaxChoice }
+  | { kind: 'buyNow'; step: Step; actor: Actor; bidder: number; exact: boolean }
+  | {
+      kind: 'editPrices';
+      step: Step;
+      actor: Actor;
+      reserve: PriceEdit | undefined;
+      buyNow: PriceEdit | undefined;
+    };
+
+/**
+ * What the later rules add to a timeline. Drawn after everything else, so the earlier draws (and
+ * the pinned counterexamples' paths through them) stay as they were.
+ */
+interface Extras {
+  /** Over the starting price; null: no reserve. */
+  reserve: number | null;
+  /** Over the larger of the starting price and the reserve; null: no Buy It Now. */
+  buyNow: number | null;
+  /** The maximum of the i-th intent when it places or edits a bid; null: none. */
+  maxima: (MaxChoice | null)[];
+  /** Intents spliced in after the `after`-th. */
+  inserts: { after: number; intent: ExtraIntent }[];
+}
 
 interface Opening {
   bidders: number;
@@ -234,6 +285,8 @@ interface Opening {
   durationMs: number;
   title: string;
   softClose: { windowMs: number; extensionMs: number } | null;
+  reserve: number | null;
+  buyNow: number | null;
 }
 
 const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
@@ -398,6 +451,112 @@ const afterEndIntentArbitrary: fc.Arbitrary<Intent> = fc.oneof(
   { weight: 1, arbitrary: cancelIntentArbitrary },
 );
 
+const maxChoiceArbitrary: fc.Arbitrary<MaxChoice> = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc
+      .oneof(
+        { weight: 1, arbitrary: fc.constantFrom(-1, 0) },
+        { weight: 6, arbitrary: fc.integer({ min: 1, max: 20_000 }) },
+      )
+      .map((delta): MaxChoice => ({ base: 'amount', delta })),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(-1, 0, 1).map((delta): MaxChoice => ({ base: 'top', delta })),
+  },
+);
+
+const raiseChoiceArbitrary: fc.Arbitrary<MaxChoice> = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc
+      .oneof(
+        { weight: 1, arbitrary: fc.constantFrom(-1, 0) },
+        { weight: 5, arbitrary: fc.integer({ min: 1, max: 20_000 }) },
+      )
+      .map((delta): MaxChoice => ({ base: 'own', delta })),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(-1, 0, 1).map((delta): MaxChoice => ({ base: 'top', delta })),
+  },
+);
+
+const priceEditArbitrary: fc.Arbitrary<PriceEdit | undefined> = fc.oneof(
+  { weight: 2, arbitrary: fc.constant(undefined) },
+  { weight: 1, arbitrary: fc.constant<PriceEdit>({ kind: 'remove' }) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .oneof(
+        { weight: 2, arbitrary: fc.constantFrom(-1, 0, 1) },
+        { weight: 3, arbitrary: fc.integer({ min: -20_000, max: 20_000 }) },
+      )
+      .map((delta): PriceEdit => ({ kind: 'set', delta })),
+  },
+);
+
+const extraIntentArbitrary: fc.Arbitrary<ExtraIntent> = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('raiseMax' as const),
+      step: stepArbitrary,
+      actor: actorArbitrary(8),
+      bid: existingBidArbitrary,
+      max: raiseChoiceArbitrary,
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('buyNow' as const),
+      step: stepArbitrary,
+      actor: actorArbitrary(10),
+      bidder: fc.nat(4),
+      exact: fc.oneof(
+        { weight: 4, arbitrary: fc.constant(true) },
+        { weight: 1, arbitrary: fc.constant(false) },
+      ),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('editPrices' as const),
+      step: stepArbitrary,
+      actor: actorArbitrary(8),
+      reserve: priceEditArbitrary,
+      buyNow: priceEditArbitrary,
+    }),
+  },
+);
+
+const extrasArbitrary: fc.Arbitrary<Extras> = fc.record({
+  reserve: fc.oneof(
+    { weight: 3, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary: fc.constantFrom(-1, 0) },
+    { weight: 3, arbitrary: fc.integer({ min: 1, max: 30_000 }) },
+  ),
+  buyNow: fc.oneof(
+    { weight: 3, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary: fc.constantFrom(-1, 0) },
+    { weight: 3, arbitrary: fc.integer({ min: 1, max: 50_000 }) },
+  ),
+  maxima: fc.array(
+    fc.oneof(
+      { weight: 1, arbitrary: fc.constant(null) },
+      { weight: 1, arbitrary: maxChoiceArbitrary },
+    ),
+    { maxLength: 50 },
+  ),
+  inserts: fc.array(
+    fc.record({ after: fc.integer({ min: -1, max: 46 }), intent: extraIntentArbitrary }),
+    { maxLength: 8 },
+  ),
+});
+
 const WINDOWS_MS = [1_000, 30_000, 2 * MINUTE_MS, 10 * MINUTE_MS];
 const EXTENSIONS_MS = [1_000, 45_000, 2 * MINUTE_MS, 5 * MINUTE_MS];
 
@@ -434,7 +593,12 @@ const openingArbitrary: fc.Arbitrary<Opening> = fc
     ),
     title: titleArbitrary(),
   })
-  .map((opening) => ({ ...opening, softClose: softCloseOf(opening.startMs) }));
+  .map((opening) => ({
+    ...opening,
+    softClose: softCloseOf(opening.startMs),
+    reserve: null,
+    buyNow: null,
+  }));
 
 /** Shapes the timelines of {@link timelineArbitrary}. */
 export interface TimelineOptions {
@@ -454,7 +618,12 @@ export const TIMELINE_BIDDERS = ['bidder-1', 'bidder-2', 'bidder-3', 'bidder-4',
 const pick = <T>(items: readonly T[], index: number): T | undefined =>
   items.length === 0 ? undefined : items[index % items.length];
 
-const toCommands = (auctionId: string, opening: Opening, intents: readonly Intent[]) => {
+const toCommands = (
+  auctionId: string,
+  opening: Opening,
+  intents: readonly Intent[],
+  maxima: readonly (MaxChoice | null)[] = [],
+) => {
   const model = createModel();
   const bidders = TIMELINE_BIDDERS.slice(0, opening.bidders);
   const bidOwners = new Map<string, string>();
@@ -530,13 +699,28 @@ const toCommands = (auctionId: string, opening: Opening, intents: readonly Inten
       endsAt: toIsoTime(nowMs + durationMs),
       image: null,
       ...(opening.softClose ? { softClose: opening.softClose } : {}),
+      ...(opening.reserve === null ? {} : { reservePrice: opening.reserve }),
+      ...(opening.buyNow === null ? {} : { buyNowPrice: opening.buyNow }),
     },
     metadata: metadata(actorId),
   });
+  const maxOf = (choice: MaxChoice, amount: number, view: ModelView, bidId: string): number => {
+    const active = view.bids.filter((b) => !b.retracted);
+    const top = active.reduce((best, b) => Math.max(best, b.maxAmount), 0);
+    const own = view.bids.find((b) => b.bidId === bidId)?.maxAmount ?? amount;
+    const base = { amount, top, own }[choice.base];
+    return Math.min(MAX_CENTS, Math.max(0, base + choice.delta));
+  };
+  const withMax = (index: number, amount: number, view: ModelView, bidId: string) => {
+    const choice = maxima[index];
+    return choice ? { maxAmount: maxOf(choice, amount, view, bidId) } : {};
+  };
+  const priceOf = (edit: PriceEdit | undefined, base: number): number | null | undefined =>
+    edit === undefined ? undefined : edit.kind === 'remove' ? null : Math.max(0, base + edit.delta);
 
   emit(createCommand(TIMELINE_SELLER, opening.durationMs));
 
-  for (const intent of intents) {
+  for (const [index, intent] of intents.entries()) {
     const before = model.view();
     advance(intent.step, before);
     switch (intent.kind) {
@@ -548,19 +732,60 @@ const toCommands = (auctionId: string, opening: Opening, intents: readonly Inten
           bidOwners.set(bidId, actorId);
           knownBidIds.push(bidId);
         }
+        const amount = amountOf(intent.amount, before, bidId);
         emit({
           type: 'PlaceBid',
-          data: { auctionId, bidId, amount: amountOf(intent.amount, before, bidId) },
+          data: { auctionId, bidId, amount, ...withMax(index, amount, before, bidId) },
           metadata: metadata(actorId),
         });
         break;
       }
       case 'edit': {
         const bidId = resolveBid(intent.bid, before);
+        const amount = amountOf(intent.amount, before, bidId);
         emit({
           type: 'EditBid',
-          data: { auctionId, bidId, amount: amountOf(intent.amount, before, bidId) },
+          data: { auctionId, bidId, amount, ...withMax(index, amount, before, bidId) },
           metadata: metadata(actorOf(intent.actor, bidOwners.get(bidId) ?? TIMELINE_SELLER)),
+        });
+        break;
+      }
+      case 'raiseMax': {
+        const bidId = resolveBid(intent.bid, before);
+        const own = before.bids.find((b) => b.bidId === bidId)?.amount ?? before.currentBid;
+        emit({
+          type: 'EditBid',
+          data: { auctionId, bidId, maxAmount: maxOf(intent.max, own, before, bidId) },
+          metadata: metadata(actorOf(intent.actor, bidOwners.get(bidId) ?? TIMELINE_SELLER)),
+        });
+        break;
+      }
+      case 'buyNow': {
+        const bidder = pick(bidders, intent.bidder) ?? TIMELINE_SELLER;
+        const price = before.buyNowPrice ?? opening.startingPrice;
+        const bidId = resolveBid({ kind: 'fresh' }, before);
+        bidOwners.set(bidId, bidder);
+        knownBidIds.push(bidId);
+        emit({
+          type: 'BuyNow',
+          data: { auctionId, bidId, price: intent.exact ? price : price + 1 },
+          metadata: metadata(actorOf(intent.actor, bidder)),
+        });
+        break;
+      }
+      case 'editPrices': {
+        const data: EditAuction['data'] = { auctionId };
+        const reserve = priceOf(intent.reserve, before.reservePrice ?? before.startingPrice);
+        const buyNow = priceOf(
+          intent.buyNow,
+          Math.max(before.startingPrice, reserve ?? before.reservePrice ?? 0),
+        );
+        if (reserve !== undefined) data.reservePrice = reserve;
+        if (buyNow !== undefined) data.buyNowPrice = buyNow;
+        emit({
+          type: 'EditAuction',
+          data,
+          metadata: metadata(actorOf(intent.actor, TIMELINE_SELLER)),
         });
         break;
       }
@@ -641,12 +866,35 @@ export const timelineArbitrary = (
       fc.array(intentArbitrary, { minLength: options.minLength ?? 0, maxLength, size: 'max' }),
       crossingArbitrary,
       fc.array(afterEndIntentArbitrary, { maxLength: 6, size: 'max' }),
+      extrasArbitrary,
     )
-    .map(([opening, live, crossing, afterEnd]) => {
+    .map(([opening, live, crossing, afterEnd, extras]) => {
       const pastEnd = afterEnd.map((intent, i) =>
         i === 0 ? { ...intent, step: crossing } : intent,
       );
-      const intents = [...live, ...pastEnd].slice(0, maxLength);
-      return toCommands(options.auctionId ?? 'auction-1', opening, intents);
+      const planned = [...live, ...pastEnd].slice(0, maxLength);
+      const intents: Intent[] = [];
+      const maxima: (MaxChoice | null)[] = [];
+      const insertsAfter = (i: number) =>
+        extras.inserts.filter((insert) => insert.after === i).map((insert) => insert.intent);
+      intents.push(...insertsAfter(-1));
+      planned.forEach((intent, i) => {
+        maxima[intents.length] = extras.maxima[i] ?? null;
+        intents.push(intent, ...insertsAfter(i));
+      });
+      for (const insert of extras.inserts)
+        if (insert.after >= planned.length) intents.push(insert.intent);
+      const reserve =
+        extras.reserve === null ? null : Math.max(0, opening.startingPrice + extras.reserve);
+      const buyNow =
+        extras.buyNow === null
+          ? null
+          : Math.max(0, Math.max(opening.startingPrice, reserve ?? 0) + extras.buyNow);
+      return toCommands(
+        options.auctionId ?? 'auction-1',
+        { ...opening, reserve, buyNow },
+        intents.slice(0, maxLength),
+        maxima,
+      );
     });
 };

@@ -9,6 +9,8 @@ export interface ModelBid {
   bidId: string;
   bidderId: string;
   amount: number;
+  /** The secret maximum (the amount itself for a bid placed without one). */
+  maxAmount: number;
   retracted: boolean;
 }
 
@@ -21,6 +23,8 @@ export interface ModelView {
   finalPrice: number | null;
   endsAt: string | null;
   startingPrice: number;
+  reservePrice: number | null;
+  buyNowPrice: number | null;
   /** Sorted by bidId. */
   bids: ModelBid[];
 }
@@ -41,6 +45,13 @@ interface Auction {
   endsAt: string;
   /** Soft close: a bid this close to the end pushes the end to the bid's time plus `extensionMs`. */
   softClose: { windowMs: number; extensionMs: number } | null;
+  reservePrice: number | null;
+  buyNowPrice: number | null;
+}
+
+/** A bid with the moment its maximum was set (on equal maxima the earlier one leads). */
+interface Bid extends ModelBid {
+  maxSetAt: number;
 }
 
 const accepted: ModelOutcome = { accepted: true };
@@ -49,24 +60,75 @@ const refused = (code: ErrorCode): ModelOutcome => ({ accepted: false, code });
 const ms = (iso: string): number => Date.parse(iso);
 
 /**
- * A deliberately naive model of the bidding rules, written from the design text alone: it keeps
+ * A deliberately naive model of the bidding rules, written from the rules' text alone: it keeps
  * a plain list of bids and rescans it for every question, so it can be checked by reading.
+ *
+ * Proxy bidding as the model reads it: the standing bids ranked by maximum (earlier first on
+ * equal maxima); the first of them leads, at the least that beats the second's maximum by one
+ * increment, but never more than its own maximum, never less than it already stands at, and at
+ * least the reserve when its maximum reaches the reserve.
  */
 export const createModel = (): ReferenceModel => {
   let auction: Auction | null = null;
-  const bids: ModelBid[] = [];
+  const bids: Bid[] = [];
+  let maxima = 0;
 
-  const activeBids = (): ModelBid[] => bids.filter((b) => !b.retracted);
+  const activeBids = (): Bid[] => bids.filter((b) => !b.retracted);
 
-  const highestActiveBid = (): ModelBid | null => {
-    let best: ModelBid | null = null;
-    for (const bid of activeBids()) {
-      if (best === null || bid.amount > best.amount) best = bid;
-    }
-    return best;
+  /** Standing bids, the one that leads first. */
+  const ranked = (): Bid[] =>
+    activeBids().sort((x, y) => y.maxAmount - x.maxAmount || x.maxSetAt - y.maxSetAt);
+
+  const leader = (): Bid | null => ranked()[0] ?? null;
+
+  const findBid = (bidId: string): Bid | undefined => bids.find((b) => b.bidId === bidId);
+
+  const setMaximum = (bid: Bid, maxAmount: number): void => {
+    if (maxAmount <= bid.maxAmount) return;
+    bid.maxAmount = maxAmount;
+    maxima += 1;
+    bid.maxSetAt = maxima;
   };
 
-  const findBid = (bidId: string): ModelBid | undefined => bids.find((b) => b.bidId === bidId);
+  /**
+   * Brings the leader to the price the proxy rules give it. That is an automatic bid when the price
+   * rises, or when the bid just placed or raised (`placed`) does not lead; like any bid, it may
+   * push the end out.
+   */
+  const resolveProxies = (a: Auction, now: string, placed: Bid | null): void => {
+    const [first, second] = ranked();
+    if (first === undefined) return;
+    let price = first.amount;
+    if (second !== undefined) {
+      const beat = second.maxAmount + incrementAt(second.maxAmount);
+      price = Math.max(price, Math.min(first.maxAmount, beat));
+    }
+    if (a.reservePrice !== null && first.maxAmount >= a.reservePrice) {
+      price = Math.max(price, a.reservePrice);
+    }
+    const automatic = price > first.amount || (placed !== null && placed !== first);
+    first.amount = price;
+    if (automatic) softClose(a, now);
+  };
+
+  const priceProblem = (
+    startingPrice: number,
+    reserve: number | null,
+    buyNow: number | null,
+  ): ErrorCode | null => {
+    if (reserve !== null && reserve < startingPrice) return 'RESERVE_BELOW_STARTING_PRICE';
+    if (buyNow !== null && (buyNow < startingPrice || (reserve !== null && buyNow < reserve)))
+      return 'BUY_NOW_TOO_LOW';
+    return null;
+  };
+
+  /** Buy It Now is on offer until a bid reaches the reserve, or until any bid without one. */
+  const buyNowOpen = (a: Auction): boolean => {
+    const top = leader();
+    if (a.buyNowPrice === null) return false;
+    if (top === null) return true;
+    return a.reservePrice !== null && top.amount < a.reservePrice;
+  };
 
   const hasEnded = (a: Auction, now: string): boolean => ms(now) >= ms(a.endsAt);
 
@@ -93,6 +155,10 @@ export const createModel = (): ReferenceModel => {
       if (auction !== null) return refused('AUCTION_ALREADY_EXISTS');
       const { startingPrice, endsAt } = command.data;
       if (startingPrice < rules.minStartingPriceCents) return refused('STARTING_PRICE_TOO_LOW');
+      const reservePrice = command.data.reservePrice ?? null;
+      const buyNowPrice = command.data.buyNowPrice ?? null;
+      const prices = priceProblem(startingPrice, reservePrice, buyNowPrice);
+      if (prices !== null) return refused(prices);
       const problem = endTimeProblem(endsAt, now);
       if (problem !== null) return refused(problem);
       auction = {
@@ -101,6 +167,8 @@ export const createModel = (): ReferenceModel => {
         startingPrice,
         endsAt,
         softClose: command.data.softClose ?? null,
+        reservePrice,
+        buyNowPrice,
       };
       return accepted;
     }
@@ -110,35 +178,81 @@ export const createModel = (): ReferenceModel => {
 
     switch (command.type) {
       case 'PlaceBid': {
-        const { bidId, amount } = command.data;
+        const { bidId, amount, maxAmount } = command.data;
         if (a.status !== 'Live') return refused('AUCTION_NOT_LIVE');
         if (hasEnded(a, now)) return refused('AUCTION_ENDED');
         if (actor === a.sellerId) return refused('OWN_AUCTION');
         if (findBid(bidId) !== undefined) return refused('BID_ALREADY_EXISTS');
-        const highest = highestActiveBid();
+        const highest = leader();
         const minimum =
           highest === null ? a.startingPrice : highest.amount + incrementAt(highest.amount);
         if (amount < minimum) return refused('BID_TOO_LOW');
-        bids.push({ bidId, bidderId: actor, amount, retracted: false });
+        if (maxAmount !== undefined && maxAmount < amount) return refused('MAXIMUM_BELOW_BID');
+        const bid: Bid = {
+          bidId,
+          bidderId: actor,
+          amount,
+          maxAmount: -1,
+          maxSetAt: 0,
+          retracted: false,
+        };
+        setMaximum(bid, Math.max(amount, maxAmount ?? 0));
+        bids.push(bid);
         softClose(a, now);
+        resolveProxies(a, now, bid);
+        return accepted;
+      }
+
+      case 'BuyNow': {
+        const { bidId, price } = command.data;
+        if (a.status !== 'Live') return refused('AUCTION_NOT_LIVE');
+        if (hasEnded(a, now)) return refused('AUCTION_ENDED');
+        if (actor === a.sellerId) return refused('OWN_AUCTION');
+        if (!buyNowOpen(a)) return refused('BUY_NOW_UNAVAILABLE');
+        if (price !== a.buyNowPrice) return refused('BUY_NOW_PRICE_CHANGED');
+        if (findBid(bidId) !== undefined) return refused('BID_ALREADY_EXISTS');
+        const bid: Bid = {
+          bidId,
+          bidderId: actor,
+          amount: price,
+          maxAmount: -1,
+          maxSetAt: 0,
+          retracted: false,
+        };
+        setMaximum(bid, price);
+        bids.push(bid);
+        a.status = 'Sold';
         return accepted;
       }
 
       case 'EditBid': {
-        const { bidId, amount } = command.data;
+        const { bidId, amount, maxAmount } = command.data;
         if (a.status !== 'Live') return refused('AUCTION_NOT_LIVE');
         if (hasEnded(a, now)) return refused('AUCTION_ENDED');
         const bid = findBid(bidId);
         if (bid === undefined || bid.retracted) return refused('BID_NOT_FOUND');
         if (bid.bidderId !== actor) return refused('NOT_BID_OWNER');
-        const highest = highestActiveBid() ?? bid;
+        if (amount === undefined && maxAmount === undefined) return refused('BID_UNCHANGED');
+        const highest = leader() ?? bid;
         const isHighest = highest.bidId === bid.bidId;
-        const tooLow = isHighest
-          ? amount <= bid.amount
-          : amount < highest.amount + incrementAt(highest.amount);
-        if (tooLow) return refused('BID_TOO_LOW');
+        const beat = highest.amount + incrementAt(highest.amount);
+        if (amount !== undefined && (isHighest ? amount <= bid.amount : amount < beat))
+          return refused('BID_TOO_LOW');
+        if (maxAmount !== undefined) {
+          if (maxAmount < (amount ?? bid.amount)) return refused('MAXIMUM_BELOW_BID');
+          if (maxAmount <= bid.maxAmount) return refused('MAXIMUM_NOT_RAISED');
+          if (amount === undefined && !isHighest && maxAmount < beat) return refused('BID_TOO_LOW');
+        }
+        if (amount === undefined) {
+          // Only the maximum moves: nothing visible, so the end stays unless an automatic bid follows.
+          setMaximum(bid, maxAmount ?? bid.maxAmount);
+          resolveProxies(a, now, null);
+          return accepted;
+        }
         bid.amount = amount;
+        setMaximum(bid, Math.max(amount, maxAmount ?? 0));
         softClose(a, now);
+        resolveProxies(a, now, bid);
         return accepted;
       }
 
@@ -149,11 +263,12 @@ export const createModel = (): ReferenceModel => {
         if (bid === undefined || bid.retracted) return refused('BID_NOT_FOUND');
         if (bid.bidderId !== actor) return refused('NOT_BID_OWNER');
         bid.retracted = true;
+        resolveProxies(a, now, null);
         return accepted;
       }
 
       case 'EditAuction': {
-        const { startingPrice, endsAt } = command.data;
+        const { startingPrice, endsAt, reservePrice, buyNowPrice } = command.data;
         if (actor !== a.sellerId) return refused('NOT_AUCTION_OWNER');
         if (a.status !== 'Live') return refused('AUCTION_NOT_LIVE');
         if (hasEnded(a, now)) return refused('AUCTION_ENDED');
@@ -163,6 +278,20 @@ export const createModel = (): ReferenceModel => {
           if (anyActiveBid) return refused('STARTING_PRICE_LOCKED');
           if (startingPrice < rules.minStartingPriceCents) return refused('STARTING_PRICE_TOO_LOW');
         }
+        const reserveChanges = reservePrice !== undefined && reservePrice !== a.reservePrice;
+        if (reserveChanges && anyActiveBid) {
+          const lowers =
+            reservePrice === null || (a.reservePrice !== null && reservePrice < a.reservePrice);
+          if (!lowers) return refused('RESERVE_LOCKED');
+        }
+        const buyNowChanges = buyNowPrice !== undefined && buyNowPrice !== a.buyNowPrice;
+        if (buyNowChanges && anyActiveBid) return refused('BUY_NOW_LOCKED');
+        const prices = priceProblem(
+          priceChanges ? startingPrice : a.startingPrice,
+          reserveChanges ? reservePrice : a.reservePrice,
+          buyNowChanges ? buyNowPrice : a.buyNowPrice,
+        );
+        if (prices !== null) return refused(prices);
         const endChanges = endsAt !== undefined && ms(endsAt) !== ms(a.endsAt);
         if (endChanges) {
           const problem = endTimeProblem(endsAt, now);
@@ -171,6 +300,9 @@ export const createModel = (): ReferenceModel => {
         }
         if (priceChanges) a.startingPrice = startingPrice;
         if (endChanges) a.endsAt = endsAt;
+        if (reserveChanges) a.reservePrice = reservePrice;
+        if (buyNowChanges) a.buyNowPrice = buyNowPrice;
+        resolveProxies(a, now, null);
         return accepted;
       }
 
@@ -186,7 +318,10 @@ export const createModel = (): ReferenceModel => {
       case 'CloseAuction': {
         if (a.status !== 'Live') return accepted;
         if (!hasEnded(a, now)) return refused('AUCTION_NOT_ENDED');
-        a.status = highestActiveBid() === null ? 'Expired' : 'Sold';
+        const top = leader();
+        const reserveMet =
+          a.reservePrice === null || (top !== null && top.amount >= a.reservePrice);
+        a.status = top !== null && reserveMet ? 'Sold' : 'Expired';
         return accepted;
       }
 
@@ -198,7 +333,7 @@ export const createModel = (): ReferenceModel => {
   };
 
   const view = (): ModelView => {
-    const highest = highestActiveBid();
+    const highest = leader();
     const sold = auction?.status === 'Sold' && highest !== null;
     return {
       status: auction?.status ?? 'None',
@@ -208,8 +343,16 @@ export const createModel = (): ReferenceModel => {
       finalPrice: sold ? highest.amount : null,
       endsAt: auction?.endsAt ?? null,
       startingPrice: auction?.startingPrice ?? 0,
+      reservePrice: auction?.reservePrice ?? null,
+      buyNowPrice: auction?.buyNowPrice ?? null,
       bids: bids
-        .map((b) => ({ ...b }))
+        .map(({ bidId, bidderId, amount, maxAmount, retracted }) => ({
+          bidId,
+          bidderId,
+          amount,
+          maxAmount,
+          retracted,
+        }))
         .sort((x, y) => (x.bidId < y.bidId ? -1 : x.bidId > y.bidId ? 1 : 0)),
     };
   };

@@ -102,6 +102,8 @@ describe('reference model', () => {
       finalPrice: null,
       endsAt: null,
       startingPrice: 0,
+      reservePrice: null,
+      buyNowPrice: null,
       bids: [],
     });
   });
@@ -173,7 +175,7 @@ describe('reference model', () => {
         .thenAccepts();
       expect(view).toMatchObject({ currentBid: 15_000, leadingBidId: 'b1' });
       expect(view.bids).toEqual([
-        { bidId: 'b1', bidderId: 'alice', amount: 15_000, retracted: false },
+        { bidId: 'b1', bidderId: 'alice', amount: 15_000, maxAmount: 15_000, retracted: false },
       ]);
     });
 
@@ -289,6 +291,7 @@ describe('reference model', () => {
         bidId: 'b1',
         bidderId: 'alice',
         amount: 30_500,
+        maxAmount: 30_500,
         retracted: false,
       });
     });
@@ -336,6 +339,7 @@ describe('reference model', () => {
         bidId: 'b2',
         bidderId: 'bob',
         amount: 30_000,
+        maxAmount: 30_000,
         retracted: true,
       });
     });

@@ -40,6 +40,8 @@ export const CreateAuction = cmd('CreateAuction', {
   image: ImageRef,
   /** Absent or null: soft close off. */
   softClose: SoftClose.nullable().optional(),
+  reservePrice: Cents.optional(),
+  buyNowPrice: Cents.optional(),
 });
 
 /** Absent fields stay as they are. */
@@ -49,11 +51,22 @@ export const EditAuction = cmd('EditAuction', {
   image: ImageRef.optional(),
   startingPrice: Cents.optional(),
   endsAt: IsoTime.optional(),
+  /** null: remove it. */
+  reservePrice: Cents.nullable().optional(),
+  buyNowPrice: Cents.nullable().optional(),
 });
 
 export const CancelAuction = cmd('CancelAuction', { reason: CancellationReason });
-export const PlaceBid = cmd('PlaceBid', { bidId: Id, amount: Cents });
-export const EditBid = cmd('EditBid', { bidId: Id, amount: Cents });
+/** `maxAmount`: a secret maximum the system bids up to for the bidder (at least `amount`). */
+export const PlaceBid = cmd('PlaceBid', { bidId: Id, amount: Cents, maxAmount: Cents.optional() });
+/** Raises the visible amount, the secret maximum, or both (at least one is given). */
+export const EditBid = cmd('EditBid', {
+  bidId: Id,
+  amount: Cents.optional(),
+  maxAmount: Cents.optional(),
+});
+/** Buys at the Buy It Now price the buyer saw (`price`), closing the auction at once. */
+export const BuyNow = cmd('BuyNow', { bidId: Id, price: Cents });
 export const RetractBid = cmd('RetractBid', { bidId: Id });
 /** Sent by the closing scheduler at or after the end time; closing twice is a no-op. */
 export const CloseAuction = cmd('CloseAuction', {});
@@ -65,6 +78,7 @@ export const AuctionCommand = z.discriminatedUnion('type', [
   PlaceBid,
   EditBid,
   RetractBid,
+  BuyNow,
   CloseAuction,
 ]);
 
@@ -74,6 +88,7 @@ export type CancelAuction = z.infer<typeof CancelAuction>;
 export type PlaceBid = z.infer<typeof PlaceBid>;
 export type EditBid = z.infer<typeof EditBid>;
 export type RetractBid = z.infer<typeof RetractBid>;
+export type BuyNow = z.infer<typeof BuyNow>;
 export type CloseAuction = z.infer<typeof CloseAuction>;
 export type AuctionCommand = z.infer<typeof AuctionCommand>;
 export type AuctionCommandType = AuctionCommand['type'];

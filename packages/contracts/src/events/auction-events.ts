@@ -43,10 +43,14 @@ export const AuctionCreated = z.object({
     endsAt: IsoTime,
     image: ImageRef,
     softClose: SoftClose.nullable().optional(),
+    /** The seller's secret minimum: bids below it are accepted but cannot win. Never shown to others. */
+    reservePrice: Cents.optional(),
+    /** Buying at this price closes the auction at once, while no bid reaches the reserve (or none is placed). */
+    buyNowPrice: Cents.optional(),
   }),
 });
 
-/** Only the fields that changed are present. */
+/** Only the fields that changed are present (null: the reserve or Buy It Now price was removed). */
 export const AuctionEdited = z.object({
   type: z.literal('AuctionEdited'),
   data: z.object({
@@ -56,6 +60,8 @@ export const AuctionEdited = z.object({
     image: ImageRef.optional(),
     startingPrice: Cents.optional(),
     endsAt: IsoTime.optional(),
+    reservePrice: Cents.nullable().optional(),
+    buyNowPrice: Cents.nullable().optional(),
   }),
 });
 
@@ -66,15 +72,65 @@ export const AuctionCancelled = z.object({
   data: z.object({ ...base, reason: CancellationReason }),
 });
 
-/** `endsAt`: the auction's new end, when the bid landed in its soft-close window and moved it. */
+/**
+ * `endsAt`: the auction's new end, when the bid landed in its soft-close window and moved it.
+ * `maxAmount`: the bidder's secret maximum (proxy bid), at least `amount`; only the bidder and
+ * auditors ever see it. An automatic bid for another bidder may follow it in the same commit.
+ */
 export const BidPlaced = z.object({
   type: z.literal('BidPlaced'),
-  data: z.object({ ...base, bidId: Id, bidderId: Id, amount: Cents, endsAt: IsoTime.optional() }),
+  data: z.object({
+    ...base,
+    bidId: Id,
+    bidderId: Id,
+    amount: Cents,
+    endsAt: IsoTime.optional(),
+    maxAmount: Cents.optional(),
+    /** Another bidder's maximum answered it at once: the automatic bid that follows leads. */
+    outbidByProxy: z.literal(true).optional(),
+  }),
 });
 
-/** An edit only raises; after it the edited bid leads at `amount` (`endsAt`: as for BidPlaced). */
+/**
+ * An edit only raises; after it the edited bid leads at `amount` (`endsAt`, `maxAmount`: as for
+ * BidPlaced), until an automatic bid that may follow it in the same commit answers it.
+ */
 export const BidEdited = z.object({
   type: z.literal('BidEdited'),
+  data: z.object({
+    ...base,
+    bidId: Id,
+    bidderId: Id,
+    previousAmount: Cents,
+    amount: Cents,
+    endsAt: IsoTime.optional(),
+    maxAmount: Cents.optional(),
+    outbidByProxy: z.literal(true).optional(),
+  }),
+});
+
+/**
+ * The bidder raised their secret maximum without raising the visible amount. Private: watchers
+ * learn nothing of it beyond the stream revision; an automatic bid may follow it.
+ */
+export const BidMaximumRaised = z.object({
+  type: z.literal('BidMaximumRaised'),
+  data: z.object({
+    ...base,
+    bidId: Id,
+    bidderId: Id,
+    previousMaxAmount: Cents,
+    maxAmount: Cents,
+  }),
+});
+
+/**
+ * The system bid for a proxy bidder: their bid now stands at `amount` (never above their maximum)
+ * and leads. It follows the event that called for it, in the same commit (`endsAt`: as for
+ * BidPlaced).
+ */
+export const AutomaticBidPlaced = z.object({
+  type: z.literal('AutomaticBidPlaced'),
   data: z.object({
     ...base,
     bidId: Id,
@@ -107,8 +163,15 @@ export const AuctionClosed = z.object({
       winnerId: Id,
       winningBidId: Id,
       finalPrice: Cents,
+      /** Sold at the Buy It Now price, before the end. */
+      boughtNow: z.literal(true).optional(),
     }),
-    z.object({ ...base, outcome: z.literal('Expired') }),
+    z.object({
+      ...base,
+      outcome: z.literal('Expired'),
+      /** There were bids, but none reached the reserve. */
+      reserveNotMet: z.literal(true).optional(),
+    }),
   ]),
 });
 
@@ -118,6 +181,8 @@ export const AuctionEvent = z.discriminatedUnion('type', [
   AuctionCancelled,
   BidPlaced,
   BidEdited,
+  BidMaximumRaised,
+  AutomaticBidPlaced,
   BidRetracted,
   AuctionClosed,
 ]);
@@ -127,6 +192,8 @@ export type AuctionEdited = z.infer<typeof AuctionEdited>;
 export type AuctionCancelled = z.infer<typeof AuctionCancelled>;
 export type BidPlaced = z.infer<typeof BidPlaced>;
 export type BidEdited = z.infer<typeof BidEdited>;
+export type BidMaximumRaised = z.infer<typeof BidMaximumRaised>;
+export type AutomaticBidPlaced = z.infer<typeof AutomaticBidPlaced>;
 export type BidRetracted = z.infer<typeof BidRetracted>;
 export type AuctionClosed = z.infer<typeof AuctionClosed>;
 export type AuctionEvent = z.infer<typeof AuctionEvent>;

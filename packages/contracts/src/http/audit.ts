@@ -25,8 +25,10 @@ export const AuditEvent = z.object({
   prevHash: z.string().nullable(),
   data: z.unknown(),
   metadata: z.unknown(),
-  /** `startingPrice`, `amount`, `previousAmount`, `currentBid`, `finalPrice` of `data`, in dollars. */
+  /** The money fields of `data` (amounts, prices, maxima), in dollars. */
   dollars: z.record(z.string(), z.number()),
+  /** Fields taken out of `data` for this reader (a seller does not see bidders' maxima). */
+  redacted: z.array(z.string()).optional(),
 });
 export type AuditEvent = z.infer<typeof AuditEvent>;
 

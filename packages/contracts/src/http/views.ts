@@ -20,6 +20,8 @@ export const BidView = z.object({
   amount: z.number(),
   bidder: PublicUser,
   createdAt: z.string(),
+  /** Whether the system set this amount for the bidder, bidding up to their secret maximum. */
+  automatic: z.boolean().optional(),
 });
 export type BidView = z.infer<typeof BidView>;
 
@@ -42,6 +44,25 @@ export const AuctionView = z.object({
   softClose: SoftClose.nullable(),
   /** Whether a bid in the soft-close window has moved the end. */
   extended: z.boolean(),
+  /** Whether there is a reserve price and whether the leading bid reaches it (never the amount). */
+  reserve: z.enum(['none', 'not-met', 'met']),
+  /** Dollars, while Buy It Now is on offer; null when there is none or it is gone. */
+  buyNowPrice: z.number().nullable(),
+  /** Sold at the Buy It Now price. */
+  boughtNow: z.boolean(),
+  /** The bid that leads (on equal amounts, the one whose maximum came first). */
+  leadingBidId: z.string().nullable(),
+  /**
+   * What only the signed-in viewer may see: their own secret maximum (and the bid it belongs
+   * to), and, for the seller, the reserve price. Absent in views for everyone.
+   */
+  viewer: z
+    .object({
+      bidId: z.string().nullable(),
+      maxBid: z.number().nullable(),
+      reservePrice: z.number().nullable(),
+    })
+    .optional(),
   status: AuctionStatusView,
   /** Standing bids, highest first. */
   bids: z.array(BidView),

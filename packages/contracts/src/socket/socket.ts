@@ -31,6 +31,12 @@ export const AuctionSocketEvent = z.object({
   changes: z.record(z.string(), z.unknown()).optional(),
   winnerId: z.string().nullable().optional(),
   finalPrice: z.number().nullable().optional(),
+  /** The auction after the event: the leading bid, the reserve's state, Buy It Now on offer. */
+  leadingBidId: z.string().nullable().optional(),
+  reserve: z.enum(['none', 'not-met', 'met']).optional(),
+  buyNowPrice: z.number().nullable().optional(),
+  /** AuctionClosed: sold at the Buy It Now price. */
+  boughtNow: z.boolean().optional(),
   at: z.string(),
 });
 export type AuctionSocketEvent = z.infer<typeof AuctionSocketEvent>;
@@ -65,6 +71,9 @@ export const watchRefusals = {
 export const socketEventNames = {
   BidPlaced: 'newBid',
   BidEdited: 'bidUpdated',
+  AutomaticBidPlaced: 'bidUpdated',
+  // Private: watchers hear only that the auction moved on a revision (no bid, no amount).
+  BidMaximumRaised: 'auctionUpdated',
   BidRetracted: 'bidRetracted',
   AuctionEdited: 'auctionUpdated',
   AuctionCancelled: 'auctionUpdated',
