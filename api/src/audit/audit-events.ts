@@ -2,7 +2,20 @@ import { type AuditEvent, centsToDollars } from '@auction/contracts';
 import type { RecordedEvent } from '@auction/engine';
 
 /** The money fields auction events carry in their data, in cents. */
-const MONEY_FIELDS = ['startingPrice', 'amount', 'previousAmount', 'currentBid', 'finalPrice'];
+const MONEY_FIELDS = [
+  'startingPrice',
+  'amount',
+  'previousAmount',
+  'currentBid',
+  'finalPrice',
+  'maxAmount',
+  'previousMaxAmount',
+  'reservePrice',
+  'buyNowPrice',
+];
+
+/** Fields only their bidder and auditors may see: secret maxima (proxy bids). */
+const PRIVATE_FIELDS = ['maxAmount', 'previousMaxAmount'];
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -40,3 +53,21 @@ export const toAuditEvent = (event: RecordedEvent): AuditEvent => ({
   metadata: event.metadata,
   dollars: dollarsOf(event.data),
 });
+
+/**
+ * The event as a seller's audit shows it: the bidders' secret maxima taken out of `data` and
+ * `dollars`, and named in `redacted`. The hash seals the stored data, so a redacted event cannot
+ * be re-hashed by its reader; the server's own check (`verify`) covers it, and auditors see all.
+ */
+export const withoutMaxima = (event: AuditEvent): AuditEvent => {
+  if (!isRecord(event.data)) return event;
+  const hidden = PRIVATE_FIELDS.filter((field) => isRecord(event.data) && field in event.data);
+  if (hidden.length === 0) return event;
+  const data = { ...event.data };
+  const dollars = { ...event.dollars };
+  for (const field of hidden) {
+    delete data[field];
+    delete dollars[field];
+  }
+  return { ...event, data, dollars, redacted: hidden };
+};

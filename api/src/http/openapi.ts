@@ -29,7 +29,7 @@ import {
 } from './auctions/schemas';
 import { GoogleLoginBody } from './auth/google';
 import { LoginBody, SignupBody } from './auth/schemas';
-import { BidParams, EditBidBody, PlaceBidBody } from './bids/schemas';
+import { BidParams, BuyNowBody, EditBidBody, PlaceBidBody } from './bids/schemas';
 import { MAX_IMAGE_BYTES } from './uploads';
 import { NextCursor, pageFields } from './paging';
 import { SESSION_COOKIE } from './session';
@@ -277,7 +277,9 @@ export const operations: readonly Operation[] = [
     payload: {
       newBid: BidView,
       currentBid: z.number(),
-      revision: z.number().int(),
+      revision: z.number().int().describe("The bid's own stream revision"),
+      leading: z.boolean().describe("Whether it leads once other bidders' maxima answered it"),
+      maxBid: z.number().describe("The bidder's own maximum (the amount when none was given)"),
       auctionEndTime: z
         .string()
         .optional()
@@ -287,12 +289,26 @@ export const operations: readonly Operation[] = [
   {
     method: 'put',
     path: '/bid/editBid/{bidId}',
-    summary: 'Raise an own bid',
+    summary: 'Raise an own bid, its secret maximum, or both',
     auth: 'user',
     params: BidParams,
     body: EditBidBody,
     ok: 200,
-    payload: { updatedBid: BidView, currentBid: z.number() },
+    payload: {
+      updatedBid: BidView,
+      currentBid: z.number(),
+      leading: z.boolean(),
+      maxBid: z.number(),
+    },
+  },
+  {
+    method: 'post',
+    path: '/bid/buyNow',
+    summary: 'Buy at the Buy It Now price, ending the auction at once',
+    auth: 'user',
+    body: BuyNowBody,
+    ok: 201,
+    payload: { auctionId: z.string(), finalPrice: z.number(), status: z.string() },
   },
   {
     method: 'delete',

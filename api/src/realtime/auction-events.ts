@@ -6,7 +6,7 @@ import {
   socketEventNames,
 } from '@auction/contracts';
 import type { AuctionState } from '@auction/engine';
-import { type ImageUrl, storedImagePath } from '@auction/projections';
+import { type ImageUrl, priceView, storedImagePath } from '@auction/projections';
 
 type Broadcast = Exclude<AuctionEvent, { type: 'AuctionCreated' }>;
 
@@ -30,17 +30,25 @@ export const socketPayload = (
   users: ReadonlyMap<string, PublicUser>,
   imageUrl: ImageUrl = storedImagePath,
 ): AuctionSocketEvent => {
+  const { reserve, buyNowPrice, leadingBidId } = priceView(state);
   const base = {
     productId: event.data.auctionId,
     revision,
     type: event.type,
     currentBid: centsToDollars(state.currentBid),
     status: statusOf(state),
+    leadingBidId,
+    reserve,
+    buyNowPrice,
     at: event.data.at,
   };
   switch (event.type) {
+    case 'BidMaximumRaised':
+      // A secret maximum: watchers learn only that the stream moved on (no bid, no amount).
+      return { ...base, bid: null, changes: {} };
     case 'BidPlaced':
     case 'BidEdited':
+    case 'AutomaticBidPlaced':
     case 'BidRetracted': {
       const d = event.data;
       const placed = state.bids.get(d.bidId);
@@ -59,6 +67,7 @@ export const socketPayload = (
             image: null,
           },
           createdAt: placed?.placedAt ?? d.at,
+          ...(event.type === 'AutomaticBidPlaced' ? { automatic: true } : {}),
         },
         // A bid in the soft-close window moved the end.
         ...('endsAt' in d && d.endsAt !== undefined
@@ -76,6 +85,7 @@ export const socketPayload = (
       if (changed.startingPrice !== undefined)
         changes.startingPrice = centsToDollars(changed.startingPrice);
       if (changed.endsAt !== undefined) changes.auctionEndTime = changed.endsAt;
+      // The reserve's amount stays the seller's: `reserve` in the payload says whether it is met.
       return { ...base, bid: null, changes };
     }
     case 'AuctionCancelled':
@@ -86,6 +96,7 @@ export const socketPayload = (
         bid: null,
         winnerId: state.winnerId,
         finalPrice: state.finalPrice === null ? null : centsToDollars(state.finalPrice),
+        boughtNow: state.boughtNow,
       };
     default: {
       const unexpected: never = event;
@@ -94,6 +105,6 @@ export const socketPayload = (
   }
 };
 
-/** The user ids a payload needs joined (the bidder). */
+/** The user ids a payload needs joined (the bidder; none for a private event). */
 export const usersOf = (event: AuctionEvent): string[] =>
-  'bidderId' in event.data ? [event.data.bidderId] : [];
+  event.type !== 'BidMaximumRaised' && 'bidderId' in event.data ? [event.data.bidderId] : [];

@@ -5,7 +5,13 @@ import {
   centsToDollars,
 } from '@auction/contracts';
 import type { AuctionState, BidState } from '@auction/engine';
-import { type ImageUrl, deletedUser, imageView, storedImagePath } from '@auction/projections';
+import {
+  type ImageUrl,
+  deletedUser,
+  imageView,
+  priceView,
+  storedImagePath,
+} from '@auction/projections';
 
 /** What the view shows that the decider's state does not keep. */
 export interface AuctionFacts {
@@ -17,13 +23,16 @@ export interface AuctionFacts {
 
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** The standing bids, highest first, as the catalog orders them. */
+/** The standing bids, highest first, as the catalog orders them (the leading bid first among equals). */
 const standing = (state: AuctionState): BidState[] =>
   [...state.bids.values()]
     .filter((bid) => !bid.retracted)
     .sort(
       (a, b) =>
-        b.amount - a.amount || compareText(a.placedAt, b.placedAt) || compareText(a.bidId, b.bidId),
+        b.amount - a.amount ||
+        Number(b.bidId === state.leadingBidId) - Number(a.bidId === state.leadingBidId) ||
+        compareText(a.placedAt, b.placedAt) ||
+        compareText(a.bidId, b.bidId),
     );
 
 /** The users an auction's view names: seller, winner and standing bidders. */
@@ -63,6 +72,7 @@ export const auctionView = (
     auctionEndTime: state.endsAt ?? '',
     softClose: state.softClose,
     extended: state.extended,
+    ...priceView(state),
     status: state.status === 'None' ? 'Live' : state.status,
     bids: bids.map((bid): BidView => ({
       _id: bid.bidId,
@@ -71,6 +81,7 @@ export const auctionView = (
       amount: centsToDollars(bid.amount),
       bidder: user(bid.bidderId),
       createdAt: bid.placedAt,
+      ...(bid.automatic ? { automatic: true } : {}),
     })),
     bidCount: bids.length,
     createdAt: facts.createdAt,

@@ -56,6 +56,9 @@ export const createAuctionOverHttp = async (
     endsInMs?: number;
     /** Off for a test that needs its end to stay where it is while bids come in near it. */
     softClose?: boolean;
+    /** Dollars. */
+    reservePrice?: number;
+    buyNowPrice?: number;
   } = {},
 ): Promise<string> => {
   const res = await client.post('/api/v1/auction/createAuction', {
@@ -66,6 +69,8 @@ export const createAuctionOverHttp = async (
       startingPrice: options.startingPrice ?? 100,
       auctionDate: new Date(Date.now() + (options.endsInMs ?? 86_400_000)).toISOString(),
       ...(options.softClose === undefined ? {} : { softClose: options.softClose }),
+      ...(options.reservePrice === undefined ? {} : { reservePrice: options.reservePrice }),
+      ...(options.buyNowPrice === undefined ? {} : { buyNowPrice: options.buyNowPrice }),
     },
   });
   if (res.status !== 201) throw new Error(`createAuction failed: ${JSON.stringify(res.body)}`);

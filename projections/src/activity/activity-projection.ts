@@ -254,7 +254,10 @@ export const activityProjection: Projection = {
       case 'BidPlaced':
         return onBidPlaced(auctionEvent.data, uow);
       case 'BidEdited':
+      case 'AutomaticBidPlaced':
         return onBidEdited(auctionEvent.data, uow);
+      case 'BidMaximumRaised':
+        return;
       case 'BidRetracted':
         return onBidRetracted(auctionEvent.data, uow);
       case 'AuctionClosed':

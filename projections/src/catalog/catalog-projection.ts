@@ -24,6 +24,14 @@ export type CatalogAuction = {
   readonly softClose?: SoftClose | null;
   /** Whether a bid in the soft-close window has moved the end. */
   readonly extended?: boolean;
+  /** Cents; the seller's secret minimum (never shown to others). Absent or null: none. */
+  readonly reservePrice?: number | null;
+  /** Cents; absent or null: no Buy It Now. */
+  readonly buyNowPrice?: number | null;
+  /** Sold at the Buy It Now price. */
+  readonly boughtNow?: boolean;
+  /** Closed without a winner although there were bids: none reached the reserve. */
+  readonly reserveNotMet?: boolean;
   readonly status: CatalogStatus;
   readonly createdAt: string;
   /** Standing (non-retracted) bids. */
@@ -35,11 +43,18 @@ export type CatalogAuction = {
   readonly revision: number;
 };
 
-/** One bid, keyed by its bid id. Edits change `amount`; a retraction sets `retracted`. */
+/**
+ * One bid, keyed by its bid id. Edits and automatic bids change `amount`; a retraction sets
+ * `retracted`. `maxAmount` is the bidder's secret maximum: only their own views show it.
+ */
 export type CatalogBid = {
   readonly auctionId: string;
   readonly bidderId: string;
   readonly amount: number;
+  /** Absent in documents written before proxy bidding: the amount. */
+  readonly maxAmount?: number;
+  /** Whether an automatic bid set `amount` last. */
+  readonly automatic?: boolean;
   readonly createdAt: string;
   readonly updatedAt: string;
   readonly retracted: boolean;
@@ -125,6 +140,8 @@ const applyAuctionEvent = async (
           endsAt: d.endsAt,
           softClose: d.softClose ?? null,
           extended: false,
+          reservePrice: d.reservePrice ?? null,
+          buyNowPrice: d.buyNowPrice ?? null,
           status: 'Live',
           createdAt: d.at,
           bidCount: 0,
@@ -144,6 +161,8 @@ const applyAuctionEvent = async (
         image: d.image === undefined ? a.image : d.image,
         startingPrice: d.startingPrice ?? a.startingPrice,
         endsAt: d.endsAt ?? a.endsAt,
+        reservePrice: d.reservePrice === undefined ? a.reservePrice : d.reservePrice,
+        buyNowPrice: d.buyNowPrice === undefined ? a.buyNowPrice : d.buyNowPrice,
         revision,
       }));
     }
@@ -161,6 +180,7 @@ const applyAuctionEvent = async (
         auctionId: d.auctionId,
         bidderId: d.bidderId,
         amount: d.amount,
+        maxAmount: Math.max(d.amount, d.maxAmount ?? 0),
         createdAt: d.at,
         updatedAt: d.at,
         retracted: false,
@@ -174,11 +194,15 @@ const applyAuctionEvent = async (
         revision,
       }));
     }
-    case 'BidEdited': {
+    case 'BidEdited':
+    case 'AutomaticBidPlaced': {
       const d = event.data;
+      const maxAmount = 'maxAmount' in d ? d.maxAmount : undefined;
       await updateBid(uow, d.bidId, (bid) => ({
         ...bid,
         amount: d.amount,
+        maxAmount: Math.max(d.amount, maxAmount ?? 0, bid.maxAmount ?? bid.amount),
+        automatic: event.type === 'AutomaticBidPlaced',
         updatedAt: d.at,
       }));
       return updateAuction(uow, d.auctionId, (a) => ({
@@ -188,6 +212,11 @@ const applyAuctionEvent = async (
         ...(d.endsAt === undefined ? {} : { endsAt: d.endsAt, extended: true }),
         revision,
       }));
+    }
+    case 'BidMaximumRaised': {
+      const d = event.data;
+      await updateBid(uow, d.bidId, (bid) => ({ ...bid, maxAmount: d.maxAmount }));
+      return updateAuction(uow, d.auctionId, (a) => ({ ...a, revision }));
     }
     case 'BidRetracted': {
       const d = event.data;
@@ -214,9 +243,15 @@ const applyAuctionEvent = async (
               winnerId: d.winnerId,
               winningBidId: d.winningBidId,
               finalPrice: d.finalPrice,
+              ...(d.boughtNow ? { boughtNow: true } : {}),
               revision,
             }
-          : { ...a, status: 'Expired', revision },
+          : {
+              ...a,
+              status: 'Expired',
+              ...(d.reserveNotMet ? { reserveNotMet: true } : {}),
+              revision,
+            },
       );
     }
     default: {

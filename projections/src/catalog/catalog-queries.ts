@@ -18,6 +18,7 @@ import {
   catalogBids,
   catalogCategories,
 } from './catalog-projection';
+import { priceView } from './price-view';
 
 /** Filters of the All Auctions page; empty strings filter nothing. */
 export interface LiveAuctionFilters {
@@ -53,6 +54,15 @@ const standingBids = async (
   );
 };
 
+/** Highest first, the leading bid first among equal amounts (its maximum came first). */
+const leaderFirst = <T extends { readonly _id: string; readonly amount: number }>(
+  bids: readonly T[],
+  leadingBidId: string | null,
+): T[] => {
+  const leader = bids.find((bid) => bid._id === leadingBidId);
+  return leader === undefined ? [...bids] : [leader, ...bids.filter((bid) => bid !== leader)];
+};
+
 const toAuctionView = (
   auction: CatalogAuctionDoc,
   bids: readonly CatalogBidDoc[],
@@ -74,14 +84,23 @@ const toAuctionView = (
     auctionEndTime: auction.endsAt,
     softClose: auction.softClose ?? null,
     extended: auction.extended ?? false,
+    ...priceView({
+      status: auction.status,
+      reservePrice: auction.reservePrice ?? null,
+      buyNowPrice: auction.buyNowPrice ?? null,
+      leadingBidId: auction.leadingBidId,
+      currentBid: auction.currentBid,
+      boughtNow: auction.boughtNow ?? false,
+    }),
     status: auction.status,
-    bids: bids.map((bid): BidView => ({
+    bids: leaderFirst(bids, auction.leadingBidId).map((bid): BidView => ({
       _id: bid._id,
       auctionId: bid.auctionId,
       bidAmount: centsToDollars(bid.amount),
       amount: centsToDollars(bid.amount),
       bidder: user(bid.bidderId),
       createdAt: bid.createdAt,
+      ...(bid.automatic ? { automatic: true } : {}),
     })),
     bidCount: auction.bidCount,
     createdAt: auction.createdAt,
@@ -124,18 +143,47 @@ const findAuctions = async (
     LIST_BIDS,
   );
 
-/** One auction with its standing bids (highest first), seller and winner; undefined if unknown. */
+/**
+ * What only `viewerId` may see of an auction: their own secret maximum (the largest of their
+ * standing bids', with that bid), and the reserve price when they are its seller.
+ */
+const viewerOf = async (
+  store: ReadStore,
+  auction: CatalogAuctionDoc,
+  viewerId: string,
+): Promise<NonNullable<AuctionView['viewer']>> => {
+  const mine = (await store.find(catalogBids.name, {
+    where: { bidderId: viewerId, retracted: false, auctionId: auction._id },
+  })) as CatalogBidDoc[];
+  let best: CatalogBidDoc | null = null;
+  for (const bid of mine)
+    if (best === null || (bid.maxAmount ?? bid.amount) > (best.maxAmount ?? best.amount))
+      best = bid;
+  const reserve = auction.sellerId === viewerId ? (auction.reservePrice ?? null) : null;
+  return {
+    bidId: best?._id ?? null,
+    maxBid: best === null ? null : centsToDollars(best.maxAmount ?? best.amount),
+    reservePrice: reserve === null ? null : centsToDollars(reserve),
+  };
+};
+
+/**
+ * One auction with its standing bids (highest first), seller and winner; undefined if unknown.
+ * With `viewerId`, also what only that signed-in user may see (`viewer`).
+ */
 export const auctionDetail = async (
   store: ReadStore,
   users: UserDirectory,
   auctionId: string,
   imageUrl: ImageUrl = storedImagePath,
+  viewerId?: string,
 ): Promise<AuctionView | undefined> => {
   const auction = (await store.get(catalogAuctions.name, auctionId)) as
     CatalogAuctionDoc | undefined;
   if (!auction) return undefined;
   const [view] = await toAuctionViews(store, users, imageUrl, [auction]);
-  return view;
+  if (view === undefined || viewerId === undefined) return view;
+  return { ...view, viewer: await viewerOf(store, auction, viewerId) };
 };
 
 /** Live auctions, newest first, filtered by title substring and exact category name. */

@@ -20,3 +20,4 @@ export {
   categoryById,
   type LiveAuctionFilters,
 } from './catalog-queries';
+export { priceView } from './price-view';

@@ -41,7 +41,15 @@ type BidFields = {
 type BidDoc = Doc & BidFields;
 
 export type NotificationKind =
-  'new-bid' | 'bid-raised' | 'outbid' | 'won' | 'sold' | 'ended-unsold' | 'cancelled';
+  | 'new-bid'
+  | 'bid-raised'
+  | 'outbid'
+  | 'won'
+  | 'sold'
+  | 'ended-unsold'
+  | 'reserve-not-met'
+  | 'bought-now'
+  | 'cancelled';
 
 /** One notification of one user (`_id` = `${event id}:${user id}`). */
 export interface NotificationFields {
@@ -77,14 +85,21 @@ const standingBidders = async (uow: UnitOfWork, auctionId: string): Promise<stri
   return [...new Set(bids.map((b) => b.bidderId))].sort();
 };
 
-const outbid = (auction: AuctionFields, bidderId: string, amount: number): Notice[] =>
+const outbid = (
+  auction: AuctionFields,
+  bidderId: string,
+  amount: number,
+  byProxy = false,
+): Notice[] =>
   auction.leadingBidderId === null || auction.leadingBidderId === bidderId
     ? []
     : [
         {
           userId: auction.leadingBidderId,
           kind: 'outbid',
-          message: `You have been outbid on ${quoted(auction.title)}. The current bid is ${formatCents(amount)}.`,
+          message: byProxy
+            ? `You have been outbid on ${quoted(auction.title)} by another bidder's maximum. The current bid is ${formatCents(amount)}.`
+            : `You have been outbid on ${quoted(auction.title)}. The current bid is ${formatCents(amount)}.`,
         },
       ];
 
@@ -119,7 +134,8 @@ const outcomeOf = async (
             kind: 'new-bid',
             message: `New bid of ${formatCents(amount)} on ${title}.`,
           },
-          ...outbid(auction, bidderId, amount),
+          // One its automatic answer outbids at once did not outbid the leader.
+          ...(event.data.outbidByProxy ? [] : outbid(auction, bidderId, amount)),
         ],
       };
     }
@@ -133,10 +149,27 @@ const outcomeOf = async (
             kind: 'bid-raised',
             message: `A bid on ${title} was raised to ${formatCents(amount)}.`,
           },
-          ...outbid(auction, bidderId, amount),
+          ...(event.data.outbidByProxy ? [] : outbid(auction, bidderId, amount)),
         ],
       };
     }
+    case 'AutomaticBidPlaced': {
+      const { bidId, bidderId, amount } = event.data;
+      return {
+        auction: { ...auction, leadingBidId: bidId, leadingBidderId: bidderId },
+        notices: [
+          {
+            userId: auction.sellerId,
+            kind: 'bid-raised',
+            message: `An automatic bid raised the price of ${title} to ${formatCents(amount)}.`,
+          },
+          ...outbid(auction, bidderId, amount, true),
+        ],
+      };
+    }
+    case 'BidMaximumRaised':
+      // Private to the bidder: nobody hears of it.
+      return { auction, notices: [] };
     case 'BidRetracted': {
       const { auctionId, bidId, bidderId, leadingBidId } = event.data;
       const leader = leadingBidId === null ? undefined : await uow.get<BidDoc>(BIDS, leadingBidId);
@@ -157,6 +190,28 @@ const outcomeOf = async (
       };
     case 'AuctionClosed': {
       const d = event.data;
+      if (d.outcome === 'Expired' && d.reserveNotMet) {
+        const leader = auction.leadingBidderId;
+        return {
+          auction,
+          notices: [
+            {
+              userId: auction.sellerId,
+              kind: 'reserve-not-met',
+              message: `Your auction ${title} ended without a sale: no bid reached your reserve price.`,
+            },
+            ...(leader === null
+              ? []
+              : [
+                  {
+                    userId: leader,
+                    kind: 'reserve-not-met' as const,
+                    message: `The auction ${title} ended without a sale: the reserve price was not met.`,
+                  },
+                ]),
+          ],
+        };
+      }
       if (d.outcome === 'Expired') {
         return {
           auction,
@@ -170,6 +225,29 @@ const outcomeOf = async (
         };
       }
       const price = formatCents(d.finalPrice);
+      if (d.boughtNow) {
+        const others = (await standingBidders(uow, d.auctionId)).filter((id) => id !== d.winnerId);
+        return {
+          auction,
+          notices: [
+            {
+              userId: d.winnerId,
+              kind: 'won',
+              message: `You bought ${title} for ${price} with Buy It Now!`,
+            },
+            {
+              userId: auction.sellerId,
+              kind: 'sold',
+              message: `Your auction ${title} sold for ${price} with Buy It Now.`,
+            },
+            ...others.map((userId) => ({
+              userId,
+              kind: 'bought-now' as const,
+              message: `${title} was bought with Buy It Now for ${price}; the auction has ended.`,
+            })),
+          ],
+        };
+      }
       return {
         auction,
         notices: [

@@ -117,6 +117,8 @@ const applyAuctionEvent = async (event: AuctionEvent, uow: UnitOfWork): Promise<
     case 'AuctionCancelled':
     case 'BidPlaced':
     case 'BidEdited':
+    case 'BidMaximumRaised':
+    case 'AutomaticBidPlaced':
     case 'BidRetracted':
       return;
     default: {

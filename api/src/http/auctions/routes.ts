@@ -81,8 +81,8 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
     store: deps.rateLimits('auctions-address'),
   });
 
-  const detail = (auctionId: string) =>
-    auctionDetail(deps.read, deps.users, auctionId, deps.imageUrl);
+  const detail = (auctionId: string, viewerId?: string) =>
+    auctionDetail(deps.read, deps.users, auctionId, deps.imageUrl, viewerId);
 
   // The image of a refused command goes; on an outage it stays, as the command may have landed.
   const send = async (command: AuctionCommand, uploadedImage: string | null = null) => {
@@ -146,6 +146,8 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
           endsAt: input.auctionDate,
           image,
           softClose: input.softClose ? rules.softClose : null,
+          ...(input.reservePrice === undefined ? {} : { reservePrice: input.reservePrice }),
+          ...(input.buyNowPrice === undefined ? {} : { buyNowPrice: input.buyNowPrice }),
         },
         metadata: commandMetadata(req, deps, user.id),
       },
@@ -199,7 +201,7 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
 
   router.get('/fetchSpecificAuction', async (req, res) => {
     const { auctionId } = parseInput(AuctionIdQuery, req.query);
-    const auctionDetails = await detail(auctionId);
+    const auctionDetails = await detail(auctionId, req.user?.id);
     if (!auctionDetails) throw new DomainError(rejection('AUCTION_NOT_FOUND'));
     respond(res, 200, 'Auction Fetched', { auctionDetails });
   });
@@ -226,6 +228,8 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
           startingPrice: input.startingPrice,
           endsAt,
           image,
+          reservePrice: input.reservePrice,
+          buyNowPrice: input.buyNowPrice,
         },
         metadata: commandMetadata(req, deps, user.id),
       },

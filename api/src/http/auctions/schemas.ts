@@ -78,6 +78,34 @@ const startingPrice = z.preprocess(
     .transform(dollarsToCents),
 );
 
+/**
+ * An optional price (the reserve, Buy It Now), in dollars out as cents: absent or empty is none.
+ * How it must relate to the starting price the decider judges, with the spec's words.
+ */
+const optionalPrice = (label: string) =>
+  z.preprocess(
+    (value, ctx) => (missing(value) ? undefined : numeral(value, ctx)),
+    z
+      .custom<number>(isNumber, { error: `${label} must be a number` })
+      .pipe(
+        z
+          .number()
+          .min(1, `${label} must be at least $1`)
+          .max(MAX_DOLLARS, `${label} must be at most $1,000,000,000`),
+      )
+      .pipe(Dollars)
+      .transform(dollarsToCents)
+      .optional(),
+  );
+
+/** A price an edit may set, or remove (an empty value or null); absent: stays. */
+const editedPrice = (label: string) =>
+  z.preprocess(
+    (value) =>
+      value === null || (typeof value === 'string' && value.trim() === '') ? null : value,
+    z.union([z.null(), optionalPrice(label)]),
+  );
+
 // Any offset in; out in the fixed UTC form whose string order is time order.
 const endTime = (label: string) =>
   present(isString, `${label} is required`, `${label} must be an ISO date-time`)
@@ -109,6 +137,8 @@ export const CreateAuctionBody = z.object(
     startingPrice,
     auctionDate: endTime('Auction end date'),
     softClose: softCloseFlag,
+    reservePrice: optionalPrice('Reserve price'),
+    buyNowPrice: optionalPrice('Buy It Now price'),
   },
   body,
 );
@@ -155,6 +185,8 @@ export const EditAuctionBody = z.object(
     description: text('Description', 5000, undefined, 'multiline').optional(),
     startingPrice: startingPrice.optional(),
     auctionEndTime: endTimeOrDate('Auction end date').optional(),
+    reservePrice: editedPrice('Reserve price'),
+    buyNowPrice: editedPrice('Buy It Now price'),
     removeImage: flag,
   },
   body,

@@ -1,10 +1,11 @@
 import { once } from 'node:events';
-import { DomainError, Id, rejection } from '@auction/contracts';
+import { type AuditEvent, DomainError, Id, rejection } from '@auction/contracts';
 import { type Request, type RequestHandler, type Response, Router } from 'express';
 import { z } from 'zod';
 import type { AppDeps } from '../../app-deps';
 import { AuctionAudit } from '../../audit/auction-audit';
 import { AuditPoint } from '../../audit/audit-point';
+import { withoutMaxima } from '../../audit/audit-events';
 import { currentUser } from '../request-context';
 import { respond } from '../respond';
 import { parseInput } from '../validate';
@@ -50,9 +51,15 @@ export const auditRoutes = (deps: AppDeps): Router => {
     next();
   };
 
+  // Auditors and Admins see every event as stored; a seller sees the visible prices only.
+  const forReader = (req: Request) => {
+    const { role } = currentUser(req);
+    return role === 'Auditor' || role === 'Admin' ? (event: AuditEvent) => event : withoutMaxima;
+  };
+
   router.get('/auctions/:id/events', allowed, async (req, res) => {
     const id = auctionId(req);
-    const events = await audit.events(id);
+    const events = (await audit.events(id)).map(forReader(req));
     respond(res, 200, 'Auction events', {
       auctionId: id,
       lastRevision: events[events.length - 1]?.revision ?? null,
@@ -62,7 +69,9 @@ export const auditRoutes = (deps: AppDeps): Router => {
 
   router.get('/auctions/:id/state', allowed, async (req, res) => {
     const point = parseInput(AuditPoint, req.query);
-    respond(res, 200, 'Auction state', { state: await audit.state(auctionId(req), point) });
+    const state = await audit.state(auctionId(req), point);
+    const event = state.event === null ? null : forReader(req)(state.event);
+    respond(res, 200, 'Auction state', { state: { ...state, event } });
   });
 
   router.get('/auctions/:id/verify', allowed, async (req, res) => {
@@ -80,9 +89,10 @@ export const auditRoutes = (deps: AppDeps): Router => {
     res.status(200);
     res.attachment(`auction-${id}.ndjson`);
     res.setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
+    const shown = forReader(req);
     for await (const page of audit.eventPages(id)) {
       if (res.destroyed) return;
-      const lines = page.map((event) => `${JSON.stringify(event)}\n`).join('');
+      const lines = page.map((event) => `${JSON.stringify(shown(event))}\n`).join('');
       if (!res.write(lines)) await drained(res);
     }
     res.end();

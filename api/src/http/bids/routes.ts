@@ -1,4 +1,5 @@
 import {
+  type AuctionEvent,
   type BidView,
   DomainError,
   centsToDollars,
@@ -16,7 +17,7 @@ import { limiter } from '../rate-limit';
 import { commandMetadata, currentUser, newId } from '../request-context';
 import { respond } from '../respond';
 import { parseInput } from '../validate';
-import { BidParams, EditBidBody, PlaceBidBody } from './schemas';
+import { BidParams, BuyNowBody, EditBidBody, PlaceBidBody } from './schemas';
 
 const bidView = (
   bid: { bidId: string; auctionId: string; amount: number; createdAt: string },
@@ -30,6 +31,20 @@ const bidView = (
   bidder: publicUser(bidder, imageUrl),
   createdAt: bid.createdAt,
 });
+
+/** Where a bid stands after a command: the amount of its last event there (else `fallback`). */
+const amountAfter = (events: readonly AuctionEvent[], bidId: string, fallback: number): number => {
+  let amount = fallback;
+  for (const event of events)
+    if (
+      (event.type === 'BidPlaced' ||
+        event.type === 'BidEdited' ||
+        event.type === 'AutomaticBidPlaced') &&
+      event.data.bidId === bidId
+    )
+      amount = event.data.amount;
+  return amount;
+};
 
 /** The bidder's own standing bid named in the path: 404 when unknown, 403 when someone else's. */
 const ownBid = async (deps: AppDeps, bidId: string, account: Account) => {
@@ -72,14 +87,22 @@ export const bidRoutes = (
       deps,
       {
         type: 'PlaceBid',
-        data: { auctionId: body.productId, bidId, amount: dollarsToCents(body.bidAmount) },
+        data: {
+          auctionId: body.productId,
+          bidId,
+          amount: dollarsToCents(body.bidAmount),
+          ...(body.maxBidAmount === undefined
+            ? {}
+            : { maxAmount: dollarsToCents(body.maxBidAmount) }),
+        },
         metadata: commandMetadata(req, deps, account.id, body.productId),
       },
       { awaitCatalog: false },
     );
     acknowledged.note(outcome.position);
     const placed = outcome.events.find((event) => event.type === 'BidPlaced');
-    if (!placed) throw new Error(`PlaceBid ${bidId} was accepted without a BidPlaced event`);
+    if (placed?.type !== 'BidPlaced')
+      throw new Error(`PlaceBid ${bidId} was accepted without a BidPlaced event`);
     respond(res, 201, 'Bid placed successfully!', {
       newBid: bidView(
         { bidId, auctionId: body.productId, amount: placed.data.amount, createdAt: placed.data.at },
@@ -87,10 +110,30 @@ export const bidRoutes = (
         deps.imageUrl,
       ),
       currentBid: centsToDollars(outcome.currentBid),
-      // The auction's stream revision after the bid: a client applies its own bid at it, once.
-      revision: outcome.revision,
+      // The bid's own stream revision: a client applies its own bid at it, once (an automatic
+      // bid it called for follows at the next revision, over the socket).
+      revision: placed.revision,
+      // Whether it leads once the proxies answered, and, for the bidder's eyes only, the maximum.
+      leading: outcome.leadingBidId === bidId,
+      maxBid: centsToDollars(placed.data.maxAmount ?? placed.data.amount),
       // Where the bid landed in the soft-close window: the end it moved the auction to.
       ...(placed.data.endsAt === undefined ? {} : { auctionEndTime: placed.data.endsAt }),
+    });
+  });
+
+  router.post('/buyNow', async (req, res) => {
+    const account = currentUser(req);
+    const body = parseInput(BuyNowBody, req.body ?? {});
+    const bidId = newId(req, account.id, `buy:${body.productId}`);
+    const outcome = await sendCommand(deps, {
+      type: 'BuyNow',
+      data: { auctionId: body.productId, bidId, price: dollarsToCents(body.price) },
+      metadata: commandMetadata(req, deps, account.id, body.productId),
+    });
+    respond(res, 201, 'Purchased with Buy It Now!', {
+      auctionId: body.productId,
+      finalPrice: centsToDollars(outcome.currentBid),
+      status: outcome.status,
     });
   });
 
@@ -99,15 +142,29 @@ export const bidRoutes = (
     const { bidId } = parseInput(BidParams, req.params);
     const body = parseInput(EditBidBody, req.body ?? {});
     const bid = await ownBid(deps, bidId, account);
-    const amount = dollarsToCents(body.bidAmount);
     const outcome = await sendCommand(deps, {
       type: 'EditBid',
-      data: { auctionId: bid.auctionId, bidId: bid.bidId, amount },
+      data: {
+        auctionId: bid.auctionId,
+        bidId: bid.bidId,
+        ...(body.bidAmount === undefined ? {} : { amount: dollarsToCents(body.bidAmount) }),
+        ...(body.maxBidAmount === undefined
+          ? {}
+          : { maxAmount: dollarsToCents(body.maxBidAmount) }),
+      },
       metadata: commandMetadata(req, deps, account.id),
     });
+    const amount = amountAfter(outcome.events, bid.bidId, bid.amount);
+    const maxAmount = Math.max(
+      amount,
+      bid.maxAmount ?? bid.amount,
+      body.maxBidAmount === undefined ? 0 : dollarsToCents(body.maxBidAmount),
+    );
     respond(res, 200, 'Bid Updated Successfully', {
       updatedBid: bidView({ ...bid, amount }, account, deps.imageUrl),
       currentBid: centsToDollars(outcome.currentBid),
+      leading: outcome.leadingBidId === bid.bidId,
+      maxBid: centsToDollars(maxAmount),
     });
   });
 

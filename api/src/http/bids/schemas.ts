@@ -35,6 +35,48 @@ export const BidAmount = z
       ),
   );
 
-export const PlaceBidBody = z.object({ productId: idField('productId'), bidAmount: BidAmount });
-export const EditBidBody = z.object({ bidAmount: BidAmount });
+/** A secret maximum (proxy bid), in dollars as bids are; absent or null: none. */
+const MaxBidAmount = z.preprocess(
+  (value) => (value === null ? undefined : value),
+  z
+    .custom<number>(
+      (value) => typeof value === 'number' && Number.isFinite(value) && value >= 1,
+      'Maximum bid must be a number of at least $1',
+    )
+    .pipe(
+      z
+        .number()
+        .refine(hasAtMostTwoDecimals, 'Maximum bid may have at most two decimals')
+        .refine(
+          (value) => value <= MAX_CENTS / 100,
+          `Maximum bid may be at most ${formatCents(MAX_CENTS)}`,
+        ),
+    )
+    .optional(),
+);
+
+export const PlaceBidBody = z.object({
+  productId: idField('productId'),
+  bidAmount: BidAmount,
+  maxBidAmount: MaxBidAmount,
+});
+
+/** A new amount, a new maximum, or both. */
+export const EditBidBody = z
+  .object({ bidAmount: BidAmount.optional(), maxBidAmount: MaxBidAmount })
+  .refine((body) => body.bidAmount !== undefined || body.maxBidAmount !== undefined, {
+    message: AMOUNT_REQUIRED,
+    path: ['bidAmount'],
+  });
+
+/** Buy It Now: the price the buyer saw, so a changed price is refused rather than paid. */
+export const BuyNowBody = z.object({
+  productId: idField('productId'),
+  price: z
+    .custom<number>(
+      (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0,
+      'Valid price is required',
+    )
+    .pipe(z.number().refine(hasAtMostTwoDecimals, 'Price may have at most two decimals')),
+});
 export const BidParams = z.object({ bidId: idField('bidId') });
