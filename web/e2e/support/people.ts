@@ -66,6 +66,9 @@ export const createAuctionThroughApi = async (
     endsAt: Date;
     /** The server's default (on) unless set. */
     softClose?: boolean;
+    /** Dollars; none unless set. */
+    reservePrice?: number;
+    buyNowPrice?: number;
   },
 ): Promise<string> => {
   const response = await page.request.post('/api/v1/auction/createAuction', {
@@ -77,6 +80,8 @@ export const createAuctionThroughApi = async (
       startingPrice: auction.startingPrice,
       auctionDate: auction.endsAt.toISOString(),
       ...(auction.softClose === undefined ? {} : { softClose: auction.softClose }),
+      ...(auction.reservePrice === undefined ? {} : { reservePrice: auction.reservePrice }),
+      ...(auction.buyNowPrice === undefined ? {} : { buyNowPrice: auction.buyNowPrice }),
     },
   });
   const body = (await response.json()) as { success: boolean; auction?: { _id: string } };

@@ -73,25 +73,46 @@ export const auctionsApi = {
 
 const BidOutcome = z.object({ currentBid: z.number() });
 
+/** What a bid or raise answers besides the current bid: whether it leads, and the bidder's own maximum. */
+const ProxyOutcome = BidOutcome.extend({ leading: z.boolean(), maxBid: z.number() });
+
+/** A new amount, a new secret maximum, or both. */
+export interface BidChange {
+  readonly bidAmount?: number | undefined;
+  readonly maxBidAmount?: number | undefined;
+}
+
 export const bidsApi = {
-  place: (productId: string, bidAmount: number) =>
+  /** `maxBidAmount`: a secret maximum the server bids up to (second price), or none. */
+  place: (productId: string, bidAmount: number, maxBidAmount?: number) =>
     call(
       '/bid/placeBid',
-      BidOutcome.extend({
+      ProxyOutcome.extend({
         newBid: BidView,
         revision: z.number().int(),
         auctionEndTime: z.string().optional(),
       }),
       {
         method: 'POST',
-        json: { productId, bidAmount },
+        json: { productId, bidAmount, maxBidAmount },
       },
     ),
-  edit: (bidId: string, bidAmount: number) =>
-    call(`/bid/editBid/${encodeURIComponent(bidId)}`, BidOutcome.extend({ updatedBid: BidView }), {
-      method: 'PUT',
-      json: { bidAmount },
-    }),
+  edit: (bidId: string, change: BidChange) =>
+    call(
+      `/bid/editBid/${encodeURIComponent(bidId)}`,
+      ProxyOutcome.extend({ updatedBid: BidView }),
+      {
+        method: 'PUT',
+        json: change,
+      },
+    ),
+  /** Buys at the price on offer (`price`: as the buyer saw it; a changed price is refused). */
+  buyNow: (productId: string, price: number) =>
+    call(
+      '/bid/buyNow',
+      z.object({ auctionId: z.string(), finalPrice: z.number(), status: z.string() }),
+      { method: 'POST', json: { productId, price } },
+    ),
   remove: (bidId: string) =>
     call(`/bid/deleteBid/${encodeURIComponent(bidId)}`, BidOutcome, { method: 'DELETE' }),
 };

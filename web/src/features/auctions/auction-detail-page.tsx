@@ -38,7 +38,18 @@ const PERKS: readonly { icon: IconName; text: string }[] = [
 
 const StableConfirm = memo(Confirm);
 
-type Dialog = { kind: 'place' } | { kind: 'edit'; bid: BidView } | { kind: 'delete'; bid: BidView };
+type Dialog =
+  | { kind: 'place' }
+  | { kind: 'edit'; bid: BidView }
+  | { kind: 'maximum'; bidId: string; maxBid: number }
+  | { kind: 'delete'; bid: BidView }
+  | { kind: 'buyNow'; price: number };
+
+/** What others may know of the reserve, as a badge. */
+const RESERVE_BADGES = {
+  'not-met': { tone: 'amber', text: 'Reserve not met' },
+  met: { tone: 'green', text: 'Reserve met' },
+} as const;
 
 const nameOf = (person: { firstName: string; lastName: string }) =>
   `${person.firstName} ${person.lastName}`.trim();
@@ -94,6 +105,7 @@ const Outcome = ({ auction }: { auction: AuctionView }) => {
             <Avatar name={nameOf(auction.winner)} imageUrl={auction.winner.image?.url} size={40} />
             <p>
               Sold to <strong>{nameOf(auction.winner)}</strong> for <strong>{price}</strong>
+              {auction.boughtNow ? ' with Buy It Now' : ''}
             </p>
           </>
         ) : (
@@ -107,7 +119,9 @@ const Outcome = ({ auction }: { auction: AuctionView }) => {
   if (auction.status === 'Expired')
     return (
       <p className="outcome outcome-expired" role="status">
-        This auction has expired without a winning bid.
+        {auction.reserve === 'not-met' && auction.bids.length > 0
+          ? 'This auction ended without a sale: no bid reached the reserve price.'
+          : 'This auction has expired without a winning bid.'}
       </p>
     );
   if (auction.status === 'Cancelled')
@@ -185,6 +199,7 @@ interface AuctionDetailProps {
 
 const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) => {
   const applyOwnBid = useLiveAuction((s) => s.applyOwnBid);
+  const noteOwnMaximum = useLiveAuction((s) => s.noteOwnMaximum);
   const user = useSession((s) => s.user);
   const navigate = useNavigate();
   const now = useNow(1000);
@@ -199,9 +214,16 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
   const closingSoon = isLive && remaining.totalMs > 0 && remaining.totalMs <= DAY_MS;
   const userId = user?._id ?? null;
   const isSeller = userId !== null && userId === auction.seller._id;
-  const topBid = auction.bids[0] ?? null;
+  const topBid =
+    auction.bids.find((bid) => bid._id === auction.leadingBidId) ?? auction.bids[0] ?? null;
   const hasStandingBid = userId !== null && auction.bids.some((b) => b.bidder._id === userId);
   const leading = userId !== null && topBid?.bidder._id === userId;
+  // The viewer's own secret maximum (only they are sent it), when it is above their bid.
+  const myMaximum = auction.viewer?.maxBid ?? null;
+  const myMaximumBidId = auction.viewer?.bidId ?? null;
+  const showsMaximum = leading && myMaximum !== null && myMaximum > auction.currentBid;
+  const reserveBadge = auction.reserve === 'none' ? null : RESERVE_BADGES[auction.reserve];
+  const buyNowPrice = biddingOpen && !isSeller ? auction.buyNowPrice : null;
   const outbid = biddingOpen && hasStandingBid && !leading;
   const bidders = useMemo(() => distinctBidders(auction.bids), [auction.bids]);
   const sellerName = nameOf(auction.seller);
@@ -220,13 +242,18 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
   const startDelete = useCallback((bid: BidView) => setDialog({ kind: 'delete', bid }), []);
 
   const placeBid = useCallback(
-    async (amount: number) => {
-      const placed = await withLoadingToast(() => bidsApi.place(auctionId, amount), {
+    async (amount: number, maximum?: number) => {
+      const placed = await withLoadingToast(() => bidsApi.place(auctionId, amount, maximum), {
         success: 'Bid Placed',
         failure: (error) => messageOf(error, 'Cannot place Bid'),
       });
       if (!placed) return;
       setDialog(null);
+      // Placed, but another bidder's secret maximum answered it at once.
+      if (!placed.leading)
+        notify.error(
+          `Another bidder's maximum is higher: you were outbid at once. The current bid is ${formatMoney(placed.currentBid)}.`,
+        );
       // Shown from the answer itself; the socket's copy of the same revision is then dropped.
       await applyOwnBid(auctionId, placed);
     },
@@ -238,17 +265,54 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
       ? (auction.bids.find((bid) => bid._id === dialog.bid._id) ?? dialog.bid)
       : null;
   const editBid = useCallback(
-    async (amount: number) => {
+    async (amount: number, maximum?: number) => {
       if (!editedBid) return;
-      const updated = await withLoadingToast(() => bidsApi.edit(editedBid._id, amount), {
+      const change = { bidAmount: amount, maxBidAmount: maximum };
+      const updated = await withLoadingToast(() => bidsApi.edit(editedBid._id, change), {
         success: 'Bid Updated Successfully',
         failure: (error) => messageOf(error, 'Cannot update bid'),
       });
       if (!updated) return;
       setDialog(null);
+      noteOwnMaximum(auctionId, editedBid._id, updated.maxBid);
       await refresh();
     },
-    [editedBid, refresh],
+    [auctionId, editedBid, noteOwnMaximum, refresh],
+  );
+
+  const raisedMaximum = dialog?.kind === 'maximum' ? dialog : null;
+  const raiseMaximum = useCallback(
+    async (amount: number) => {
+      if (!raisedMaximum) return;
+      const change = { maxBidAmount: amount };
+      const updated = await withLoadingToast(() => bidsApi.edit(raisedMaximum.bidId, change), {
+        success: 'Maximum raised',
+        failure: (error) => messageOf(error, 'Cannot raise your maximum'),
+      });
+      if (!updated) return;
+      setDialog(null);
+      noteOwnMaximum(auctionId, raisedMaximum.bidId, updated.maxBid);
+      await refresh();
+    },
+    [auctionId, raisedMaximum, noteOwnMaximum, refresh],
+  );
+
+  const buying = dialog?.kind === 'buyNow' ? dialog : null;
+  const [purchasing, setPurchasing] = useState(false);
+  const answerBuyNow = useCallback(
+    (yes: boolean) => {
+      if (!yes || !buying) return setDialog(null);
+      setPurchasing(true);
+      void withLoadingToast(() => bidsApi.buyNow(auctionId, buying.price), {
+        success: 'Purchased with Buy It Now!',
+        failure: (error) => messageOf(error, 'Cannot buy this item'),
+      }).then(async (bought) => {
+        setPurchasing(false);
+        setDialog(null);
+        if (bought) await refresh();
+      });
+    },
+    [auctionId, buying, refresh],
   );
 
   const deletedBid = dialog?.kind === 'delete' ? dialog.bid : null;
@@ -273,6 +337,10 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
     // After the login, back here to bid.
     if (!user) return void navigate('/login', { state: { from: `/auction/${auctionId}` } });
     setDialog({ kind: 'place' });
+  };
+  const onBuyNowClick = (price: number) => {
+    if (!user) return void navigate('/login', { state: { from: `/auction/${auctionId}` } });
+    setDialog({ kind: 'buyNow', price });
   };
 
   const editIsTop = editedBid !== null && topBid?._id === editedBid._id;
@@ -361,6 +429,14 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
                 Current Bid
               </p>
               <p className="price-value">{formatMoney(auction.currentBid)}</p>
+              {reserveBadge && !cancelled ? (
+                <p className="price-note reserve-note">
+                  <Badge tone={reserveBadge.tone}>{reserveBadge.text}</Badge>
+                  {isSeller && auction.viewer?.reservePrice != null
+                    ? ` Your reserve: ${formatMoney(auction.viewer.reservePrice)}`
+                    : null}
+                </p>
+              ) : null}
               {cancelled ? (
                 <p className="price-note">Cancelled</p>
               ) : (
@@ -393,7 +469,9 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
           )}
           {biddingOpen && leading && (
             <p className="leading" role="status">
-              You are the highest bidder.
+              {showsMaximum
+                ? `You are the highest bidder (your maximum ${formatMoney(myMaximum)}).`
+                : 'You are the highest bidder.'}
             </p>
           )}
 
@@ -405,6 +483,26 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
                 <button type="button" className="btn btn-primary btn-lg" onClick={onPlaceClick}>
                   Place Bid
                 </button>
+                {leading && myMaximumBidId !== null && myMaximum !== null ? (
+                  <button
+                    type="button"
+                    className="btn btn-ghost"
+                    onClick={() =>
+                      setDialog({ kind: 'maximum', bidId: myMaximumBidId, maxBid: myMaximum })
+                    }
+                  >
+                    Raise maximum
+                  </button>
+                ) : null}
+                {buyNowPrice !== null ? (
+                  <button
+                    type="button"
+                    className="btn btn-accent btn-lg"
+                    onClick={() => onBuyNowClick(buyNowPrice)}
+                  >
+                    Buy It Now for {formatMoney(buyNowPrice)}
+                  </button>
+                ) : null}
                 {!user && <p className="muted bid-reason">Log in to place a bid.</p>}
               </>
             ) : (
@@ -456,6 +554,7 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
         </p>
         <BidList
           bids={auction.bids}
+          leadingBidId={auction.leadingBidId}
           highlighted={highlighted}
           userId={userId}
           canChange={biddingOpen}
@@ -477,6 +576,29 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
           busyLabel="Placing..."
           onSubmit={placeBid}
           onClose={closeDialog}
+          maximum={{ initial: '' }}
+        />
+      )}
+      {raisedMaximum && (
+        <BidAmountDialog
+          title="Raise your maximum"
+          summary={`Your maximum: ${formatMoney(raisedMaximum.maxBid)}. The current bid stays ${formatMoney(auction.currentBid)}.`}
+          label="New maximum"
+          initialAmount=""
+          min={raisedMaximum.maxBid}
+          hint={`Enter more than ${formatMoney(raisedMaximum.maxBid)}. Nobody else sees it.`}
+          submitLabel="Raise maximum"
+          busyLabel="Raising..."
+          onSubmit={raiseMaximum}
+          onClose={closeDialog}
+        />
+      )}
+      {buying && (
+        <StableConfirm
+          title="Buy It Now"
+          question={`Buy "${auction.title}" for ${formatMoney(buying.price)}? The auction ends at once and you pay this price.`}
+          onAnswer={answerBuyNow}
+          busy={purchasing}
         />
       )}
       {editedBid && (
@@ -495,6 +617,7 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
           busyLabel="Updating..."
           onSubmit={editBid}
           onClose={closeDialog}
+          maximum={{ initial: '' }}
         />
       )}
       {deletedBid && (

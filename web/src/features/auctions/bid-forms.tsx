@@ -8,13 +8,37 @@ import { formatMoney } from '../../lib/format';
 
 const INVALID = 'Valid bid amount is required';
 
+const MAX_INVALID = 'Your maximum must be a number of at least $1';
+
 /** Spec §5: required, at least 1, converted to a number; at most two decimals, as the server checks. */
-export const BidAmountForm = z.object({
-  bidAmount: z.coerce
-    .number<string>({ error: INVALID })
-    .min(1, INVALID)
-    .refine(hasAtMostTwoDecimals, 'Bid amount may have at most two decimals'),
-});
+export const BidAmountForm = z
+  .object({
+    bidAmount: z.coerce
+      .number<string>({ error: INVALID })
+      .min(1, INVALID)
+      .refine(hasAtMostTwoDecimals, 'Bid amount may have at most two decimals'),
+    /** Optional secret maximum: empty is none. */
+    maxBidAmount: z
+      .string()
+      .trim()
+      .transform((value, ctx) => {
+        if (value === '') return undefined;
+        const amount = Number(value);
+        if (!Number.isFinite(amount) || amount < 1) {
+          ctx.addIssue({ code: 'custom', message: MAX_INVALID });
+          return z.NEVER;
+        }
+        if (!hasAtMostTwoDecimals(value)) {
+          ctx.addIssue({ code: 'custom', message: 'Maximum bid may have at most two decimals' });
+          return z.NEVER;
+        }
+        return amount;
+      }),
+  })
+  .refine((form) => form.maxBidAmount === undefined || form.maxBidAmount >= form.bidAmount, {
+    message: 'Your maximum must be at least your bid',
+    path: ['maxBidAmount'],
+  });
 
 interface BidAmountDialogProps {
   title: string;
@@ -27,9 +51,16 @@ interface BidAmountDialogProps {
   hint: string;
   submitLabel: string;
   busyLabel: string;
-  onSubmit: (amount: number) => Promise<void>;
+  /** `maximum`: the secret maximum the bidder gave, when the dialog offers one. */
+  onSubmit: (amount: number, maximum?: number) => Promise<void>;
   onClose: () => void;
+  /** Offer "your maximum" beside the amount (proxy bidding), with its current value. */
+  maximum?: { readonly initial: string } | undefined;
 }
+
+/** What a maximum does, in a bidder's words. */
+export const MAXIMUM_HINT =
+  'Optional. We bid for you, only as much as it takes to keep you in the lead, up to this amount. Nobody else sees it.';
 
 /** A modal asking for one bid amount; the submit button shows the busy label while it runs. */
 export const BidAmountDialog = memo(function BidAmountDialog({
@@ -43,25 +74,34 @@ export const BidAmountDialog = memo(function BidAmountDialog({
   busyLabel,
   onSubmit,
   onClose,
+  maximum,
 }: BidAmountDialogProps) {
   const inputId = useId();
   const hintId = useId();
   const errorId = useId();
+  const maxId = useId();
+  const maxHintId = useId();
+  const maxErrorId = useId();
   const {
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
   } = useForm({
     resolver: zodResolver(BidAmountForm),
-    defaultValues: { bidAmount: initialAmount },
+    defaultValues: { bidAmount: initialAmount, maxBidAmount: maximum?.initial ?? '' },
   });
   const error = errors.bidAmount?.message;
+  const maxError = errors.maxBidAmount?.message;
   return (
     <Modal title={title} onClose={onClose}>
       <form
         className="form"
         noValidate
-        onSubmit={(event) => void handleSubmit(({ bidAmount }) => onSubmit(bidAmount))(event)}
+        onSubmit={(event) =>
+          void handleSubmit(({ bidAmount, maxBidAmount }) => onSubmit(bidAmount, maxBidAmount))(
+            event,
+          )
+        }
       >
         <p className="bid-dialog-summary">{summary}</p>
         <div className="field">
@@ -85,6 +125,29 @@ export const BidAmountDialog = memo(function BidAmountDialog({
             </p>
           )}
         </div>
+        {maximum ? (
+          <div className="field">
+            <label htmlFor={maxId}>Your maximum</label>
+            <input
+              id={maxId}
+              type="number"
+              inputMode="decimal"
+              min={min}
+              step="any"
+              aria-invalid={maxError ? true : undefined}
+              aria-describedby={maxError ? `${maxErrorId} ${maxHintId}` : maxHintId}
+              {...register('maxBidAmount')}
+            />
+            <p id={maxHintId} className="field-hint">
+              {MAXIMUM_HINT}
+            </p>
+            {maxError && (
+              <p id={maxErrorId} className="field-error" role="alert">
+                {maxError}
+              </p>
+            )}
+          </div>
+        ) : null}
         <div className="modal-actions">
           <button type="button" className="btn btn-ghost" onClick={onClose}>
             Cancel

@@ -2,11 +2,14 @@ import type { BidView } from '@auction/contracts';
 import { memo, useMemo } from 'react';
 import { Avatar } from '../../components/avatar';
 import { formatDateTime, formatMoney } from '../../lib/format';
+import { sortBids } from './live-auction-store';
 
 export const bidderName = (bid: BidView) => `${bid.bidder.firstName} ${bid.bidder.lastName}`.trim();
 
 interface BidListProps {
   bids: readonly BidView[];
+  /** The bid that leads: first among equal amounts (its maximum came first). */
+  leadingBidId: string | null;
   highlighted: ReadonlySet<string>;
   userId: string | null;
   /** Whether the owner of a bid may still edit or delete it (the auction is open). */
@@ -21,6 +24,7 @@ interface BidListProps {
 /** The standing bids, highest first; a bid that just arrived is highlighted. */
 export const BidList = memo(function BidList({
   bids,
+  leadingBidId,
   highlighted,
   userId,
   canChange,
@@ -28,11 +32,7 @@ export const BidList = memo(function BidList({
   onEdit,
   onDelete,
 }: BidListProps) {
-  const sorted = useMemo(
-    () =>
-      [...bids].sort((a, b) => b.bidAmount - a.bidAmount || a.createdAt.localeCompare(b.createdAt)),
-    [bids],
-  );
+  const sorted = useMemo(() => sortBids(bids, leadingBidId), [bids, leadingBidId]);
   if (sorted.length === 0) return <p className="bids-empty">No Bids Yet!!</p>;
   return (
     <ol className="bid-list" aria-label="Live Auction">
@@ -52,6 +52,14 @@ export const BidList = memo(function BidList({
                 {index === 0 && topLabel !== null && (
                   <span className="badge badge-green">{topLabel}</span>
                 )}
+                {bid.automatic ? (
+                  <span
+                    className="badge badge-grey"
+                    title="Bid by the system, up to a secret maximum"
+                  >
+                    Automatic
+                  </span>
+                ) : null}
               </p>
               <time className="bid-time" dateTime={bid.createdAt}>
                 {formatDateTime(bid.createdAt)}

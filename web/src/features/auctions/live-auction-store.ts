@@ -25,6 +25,8 @@ interface LiveAuctionState {
    * arrived yet, by a refetch. Applied at most once, whichever comes first.
    */
   applyOwnBid: (auctionId: string, placed: OwnBid) => Promise<void>;
+  /** The user's own secret maximum, from a bid or raise they made (only they are told it). */
+  noteOwnMaximum: (auctionId: string, bidId: string, maxBid: number) => void;
 }
 
 /** What the place-bid route answers: the bid, the current bid after it, its stream revision. */
@@ -32,15 +34,23 @@ export interface OwnBid {
   readonly newBid: BidView;
   readonly currentBid: number;
   readonly revision: number;
+  /** The bidder's own maximum (the amount itself when they set none). */
+  readonly maxBid?: number | undefined;
   /** The auction's new end, when the bid landed in its soft-close window. */
   readonly auctionEndTime?: string | undefined;
 }
 
-const byAmountDesc = (a: BidView, b: BidView) =>
-  b.bidAmount - a.bidAmount || a.createdAt.localeCompare(b.createdAt);
+/** Highest first; among equal amounts the leading bid first (its maximum came first), then the earlier. */
+export const sortBids = (bids: readonly BidView[], leadingBidId: string | null): BidView[] =>
+  [...bids].sort(
+    (a, b) =>
+      b.bidAmount - a.bidAmount ||
+      Number(b._id === leadingBidId) - Number(a._id === leadingBidId) ||
+      a.createdAt.localeCompare(b.createdAt),
+  );
 
-const withBid = (bids: readonly BidView[], bid: BidView): BidView[] =>
-  [...bids.filter((b) => b._id !== bid._id), bid].sort(byAmountDesc);
+const withBid = (bids: readonly BidView[], bid: BidView, leadingBidId: string | null): BidView[] =>
+  sortBids([...bids.filter((b) => b._id !== bid._id), bid], leadingBidId);
 
 const IMAGE_CHANGE = 'image';
 
@@ -48,16 +58,21 @@ const IMAGE_CHANGE = 'image';
 export const applyAuctionEvent = (auction: AuctionView, event: AuctionSocketEvent): AuctionView => {
   const next: AuctionView = { ...auction, revision: event.revision, currentBid: event.currentBid };
   next.status = event.status;
+  // The auction after the event, as the server tells it (older servers: leave as it was).
+  if (event.leadingBidId !== undefined) next.leadingBidId = event.leadingBidId;
+  if (event.reserve !== undefined) next.reserve = event.reserve;
+  if (event.buyNowPrice !== undefined) next.buyNowPrice = event.buyNowPrice;
   switch (event.type) {
     case 'BidPlaced':
       if (event.bid) {
         const known = auction.bids.some((bid) => bid._id === event.bid?._id);
-        next.bids = withBid(auction.bids, event.bid);
+        next.bids = withBid(auction.bids, event.bid, next.leadingBidId);
         if (!known) next.bidCount = auction.bidCount + 1;
       }
       break;
     case 'BidEdited':
-      if (event.bid) next.bids = withBid(auction.bids, event.bid);
+    case 'AutomaticBidPlaced':
+      if (event.bid) next.bids = withBid(auction.bids, event.bid, next.leadingBidId);
       break;
     case 'BidRetracted':
       if (event.bid) {
@@ -84,13 +99,19 @@ export const applyAuctionEvent = (auction: AuctionView, event: AuctionSocketEven
       const winner = auction.bids.find((bid) => bid.bidder._id === event.winnerId)?.bidder ?? null;
       next.winner = winner;
       next.finalPrice = event.finalPrice ?? null;
+      next.boughtNow = event.boughtNow ?? false;
       break;
     }
     default:
       break;
   }
   // A bid or raise in the soft-close window moved the end: the countdown follows it.
-  if ((event.type === 'BidPlaced' || event.type === 'BidEdited') && event.changes) {
+  if (
+    (event.type === 'BidPlaced' ||
+      event.type === 'BidEdited' ||
+      event.type === 'AutomaticBidPlaced') &&
+    event.changes
+  ) {
     const end = event.changes.auctionEndTime;
     if (typeof end === 'string') {
       next.auctionEndTime = end;
@@ -135,7 +156,9 @@ export const useLiveAuction = create<LiveAuctionState>()((set, get) => {
     const previous = current.auction;
     if (previous && previous.revision >= view.revision) return;
     advanceWatch(auctionId, view.revision);
-    set({ auction: view, load: 'ready' });
+    // A view for everyone (the socket's `auction:state`) keeps what only this user may see.
+    const viewer = view.viewer ?? previous?.viewer;
+    set({ auction: viewer === undefined ? view : { ...view, viewer }, load: 'ready' });
     // A refetch can overtake the socket: bids it brings are as new as the socket's would be.
     if (previous)
       for (const bid of view.bids)
@@ -185,7 +208,17 @@ export const useLiveAuction = create<LiveAuctionState>()((set, get) => {
       set({ auction: applyAuctionEvent(auction, event) });
       if (event.type === 'BidPlaced' && event.bid) highlight(event.bid._id);
     },
+    noteOwnMaximum: (auctionId, bidId, maxBid) => {
+      const shown = get().auction;
+      if (shown?._id !== auctionId) return;
+      set({
+        auction: { ...shown, viewer: { reservePrice: null, ...shown.viewer, bidId, maxBid } },
+      });
+    },
     applyOwnBid: async (auctionId, placed) => {
+      // The bidder's own maximum, whichever of the answer and the socket came first.
+      if (placed.maxBid !== undefined)
+        get().noteOwnMaximum(auctionId, placed.newBid._id, placed.maxBid);
       const { auction } = get();
       if (!auction || auction._id !== auctionId || placed.revision <= auction.revision) return;
       if (placed.revision > auction.revision + 1) {
@@ -195,12 +228,14 @@ export const useLiveAuction = create<LiveAuctionState>()((set, get) => {
       }
       // The watch moves first, so the socket's copy of this revision is dropped as a repeat.
       advanceWatch(auctionId, placed.revision);
+      // At its own revision the bid leads at its amount; an automatic answer follows on the socket.
       get().apply({
         type: 'BidPlaced',
         productId: auctionId,
         revision: placed.revision,
         bid: placed.newBid,
-        currentBid: placed.currentBid,
+        currentBid: placed.newBid.bidAmount,
+        leadingBidId: placed.newBid._id,
         status: auction.status,
         at: placed.newBid.createdAt,
         ...(placed.auctionEndTime === undefined

@@ -51,6 +51,10 @@ const view = (revision: number, bids: BidView[]): AuctionView => ({
   createdAt: new Date(0).toISOString(),
   winner: null,
   finalPrice: null,
+  reserve: 'none',
+  buyNowPrice: null,
+  boughtNow: false,
+  leadingBidId: bids[0]?._id ?? null,
   revision,
 });
 /** The server's `newBid` for `placed` at `revision`. */
@@ -215,6 +219,73 @@ describe('a bid in the soft-close window', () => {
     expect(useLiveAuction.getState().auction).toMatchObject({
       auctionEndTime: initial.auctionEndTime,
       extended: false,
+    });
+  });
+});
+
+describe('proxy bids on screen', () => {
+  /** The server's `bidUpdated` for the automatic bid that raised `raised` at `revision`. */
+  const automatic = (revision: number, raised: BidView) =>
+    fake.handlers.get('bidUpdated')?.({
+      productId: AUCTION,
+      revision,
+      type: 'AutomaticBidPlaced',
+      bid: { ...raised, automatic: true },
+      currentBid: raised.bidAmount,
+      leadingBidId: raised._id,
+      reserve: 'met',
+      buyNowPrice: null,
+      status: 'Live',
+      at: raised.createdAt,
+    });
+
+  it('shows an automatic answer on top, first among equal amounts, marked automatic', async () => {
+    // b1 (a maximum of $30, set first) stands at $20; b2 bids $30 and is answered at once.
+    close = await opened(view(3, [bid('b1', 20)]));
+    broadcast(4, bid('b2', 30));
+    expect(shown().bids).toEqual(['b2', 'b1']);
+    // Placed after b2 by the clock, b1 still leads: its maximum came first.
+    automatic(5, { ...bid('b1', 30), createdAt: bid('b1', 40).createdAt });
+    const auction = useLiveAuction.getState().auction;
+    expect(shown()).toEqual({ revision: 5, bids: ['b1', 'b2'], count: 2 });
+    expect(auction).toMatchObject({ currentBid: 30, leadingBidId: 'b1', reserve: 'met' });
+    expect(auction?.bids[0]?.automatic).toBe(true);
+  });
+
+  it('moves on by a revision and nothing else for a private raise of a maximum', async () => {
+    close = await opened(view(3, [bid('b1', 20)]));
+    fake.handlers.get('auctionUpdated')?.({
+      productId: AUCTION,
+      revision: 4,
+      type: 'BidMaximumRaised',
+      bid: null,
+      currentBid: 20,
+      status: 'Live',
+      changes: {},
+      at: new Date().toISOString(),
+    });
+    expect(shown()).toEqual({ revision: 4, bids: ['b1'], count: 1 });
+    broadcast(5, bid('b2', 21));
+    expect(shown()).toEqual({ revision: 5, bids: ['b2', 'b1'], count: 2 });
+  });
+
+  it('keeps the own maximum when the answer comes after its broadcast, and across a state for everyone', async () => {
+    close = await opened(view(3, [bid('b1', 20)]));
+    const own = bid('mine', 21);
+    broadcast(4, own);
+    await useLiveAuction
+      .getState()
+      .applyOwnBid(AUCTION, { newBid: own, currentBid: 21, revision: 4, maxBid: 75 });
+    expect(useLiveAuction.getState().auction?.viewer).toMatchObject({ bidId: 'mine', maxBid: 75 });
+
+    fake.handlers.get('auction:state')?.({
+      productId: AUCTION,
+      revision: 9,
+      auction: view(9, [own, bid('b1', 20)]),
+    });
+    expect(useLiveAuction.getState().auction).toMatchObject({
+      revision: 9,
+      viewer: { bidId: 'mine', maxBid: 75 },
     });
   });
 });

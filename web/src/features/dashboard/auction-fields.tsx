@@ -42,6 +42,26 @@ export const StartingPriceField = ({
   </Field>
 );
 
+/** An optional price in dollars (the reserve, Buy It Now), with what it does as its hint. */
+export const OptionalPriceField = ({
+  id,
+  label,
+  error,
+  registration,
+  hint,
+}: AuctionFieldProps & { label: string; hint: string }) => (
+  <Field id={id} label={label} error={error} hint={hint}>
+    <input
+      type="number"
+      inputMode="decimal"
+      min={1}
+      step="0.01"
+      {...fieldAria(id, error, true)}
+      {...registration}
+    />
+  </Field>
+);
+
 export const EndDateField = ({
   id,
   error,

@@ -98,6 +98,23 @@ export const startingPriceField = z
     'Amounts may have at most two decimals',
   );
 
+/**
+ * An optional price (the reserve, Buy It Now): empty is none. How it must relate to the starting
+ * price the server judges, and its message lands on the field (`fieldOfMessage`).
+ */
+export const optionalPriceField = (label: string) =>
+  z
+    .string()
+    .trim()
+    .refine(
+      (value) => value === '' || (/^\d+(\.\d+)?$/.test(value) && Number(value) >= 1),
+      `${label} must be a number of at least $1`,
+    )
+    .refine(
+      (value) => value === '' || hasAtMostTwoDecimals(value),
+      'Amounts may have at most two decimals',
+    );
+
 /** A date input's value within the window the server accepts, or `unchanged` as it was. */
 export const endDateField = (unchanged?: string) =>
   z
@@ -115,8 +132,12 @@ export const endDateField = (unchanged?: string) =>
 /** Which field a server message is about (the API's 400 messages name it first). */
 export const fieldOfMessage = <F extends string>(
   message: string,
-  fields: Partial<Record<'title' | 'description' | 'category' | 'price' | 'date', F>>,
+  fields: Partial<
+    Record<'title' | 'description' | 'category' | 'price' | 'date' | 'reserve' | 'buyNow', F>
+  >,
 ): F | undefined => {
+  if (/buy it now/i.test(message)) return fields.buyNow;
+  if (/reserve/i.test(message)) return fields.reserve;
   if (/^title/i.test(message)) return fields.title;
   if (/^description/i.test(message)) return fields.description;
   if (/^category/i.test(message)) return fields.category;

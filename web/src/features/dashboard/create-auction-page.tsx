@@ -14,6 +14,7 @@ import {
   descriptionField,
   earliestCreateEndDate,
   fieldOfMessage,
+  optionalPriceField,
   startingPriceField,
   titleField,
 } from './auction-form';
@@ -22,6 +23,7 @@ import {
   AuctionFormActions,
   DescriptionField,
   EndDateField,
+  OptionalPriceField,
   StartingPriceField,
   TitleField,
 } from './auction-fields';
@@ -34,6 +36,8 @@ const CreateAuctionForm = z.object({
   category: z.string().min(1, 'Category is required'),
   startingPrice: startingPriceField,
   auctionDate: createEndDateField(),
+  reservePrice: optionalPriceField('Reserve price'),
+  buyNowPrice: optionalPriceField('Buy It Now price'),
 });
 type CreateAuctionForm = z.infer<typeof CreateAuctionForm>;
 
@@ -51,7 +55,15 @@ export const CreateAuctionPage = () => {
     formState: { errors, isSubmitting },
   } = useForm<CreateAuctionForm>({
     resolver: zodResolver(CreateAuctionForm),
-    defaultValues: { title: '', description: '', category: '', startingPrice: '', auctionDate: '' },
+    defaultValues: {
+      title: '',
+      description: '',
+      category: '',
+      startingPrice: '',
+      auctionDate: '',
+      reservePrice: '',
+      buyNowPrice: '',
+    },
   });
 
   useEffect(() => {
@@ -78,6 +90,8 @@ export const CreateAuctionPage = () => {
     form.set('description', values.description);
     form.set('category', values.category);
     form.set('startingPrice', values.startingPrice);
+    if (values.reservePrice !== '') form.set('reservePrice', values.reservePrice);
+    if (values.buyNowPrice !== '') form.set('buyNowPrice', values.buyNowPrice);
     // No date: the default end; today: 11:59 PM (the current time of day would be past on arrival).
     form.set('auctionDate', createAuctionEnd(values.auctionDate).at.toISOString());
     if (image) form.set('image', image);
@@ -100,6 +114,8 @@ export const CreateAuctionPage = () => {
             category: 'category',
             price: 'startingPrice',
             date: 'auctionDate',
+            reserve: 'reservePrice',
+            buyNow: 'buyNowPrice',
           } as const)
         : undefined;
       if (detail && field) setError(field, { message: detail }, { shouldFocus: true });
@@ -162,6 +178,22 @@ export const CreateAuctionPage = () => {
             id="auction-price"
             error={error('startingPrice')}
             registration={register('startingPrice')}
+          />
+        </div>
+        <div className="field-row">
+          <OptionalPriceField
+            id="auction-reserve"
+            label="Reserve price (optional)"
+            hint="Your secret minimum: bids below it cannot win. Bidders only see whether it is met."
+            error={error('reservePrice')}
+            registration={register('reservePrice')}
+          />
+          <OptionalPriceField
+            id="auction-buy-now"
+            label="Buy It Now price (optional)"
+            hint="Anyone may buy at this price and end the auction at once, until bids reach the reserve (or the first bid)."
+            error={error('buyNowPrice')}
+            registration={register('buyNowPrice')}
           />
         </div>
         <p className="alert alert-warning" role="note">
