@@ -1,9 +1,11 @@
 /**
  * HTTP bids under load: the real server (api/src/main.ts) as a child process on a fresh DATA_DIR,
  * 200 bidders signed up and logged in over HTTP, each in a closed loop over keep-alive connections
- * (Nagle off). Two scenarios, one JSON line each:
+ * (Nagle off). Three scenarios, one JSON line each:
  *   hot     every bidder raises the same auction: one increment above the highest amount sent or seen so far
  *   spread  100 auctions, 2 bidders each
+ *   proxy   as spread, on 100 other auctions, with half the bidders giving a secret maximum $50
+ *           above their bid (proxy bidding: many bids are answered by an automatic bid)
  * A bid overtaken by a higher one on the way is refused (409, `refused`): a race, not an error.
  * `bidsPerSec` counts accepted bids, `bidRequestsPerSec` every bid the server decided. Beside
  * them, the same server's rate on a trivial authenticated route (GET /auth/me) with the same
@@ -18,7 +20,7 @@
  * counts the ones missing from either, `duplicates` the ones stored twice.
  *
  *   npm run bench:http [-- --quick] [-- --seconds 10 --bidders 200 --auctions 100]
- *   (--scenario hot|spread runs one; --profile DIR writes the server's CPU profile there)
+ *   (--scenario hot|spread|proxy runs one; --profile DIR writes the server's CPU profile there)
  */
 import { rmSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -45,7 +47,7 @@ const { values } = parseArgs({
     bidders: { type: 'string' },
     auctions: { type: 'string' },
     profile: { type: 'string' },
-    scenario: { type: 'string', default: 'both' },
+    scenario: { type: 'string', default: 'all' },
   },
 });
 const seconds = Number(values.seconds ?? (values.quick ? 3 : 10));
@@ -121,12 +123,19 @@ interface AuctionState {
 
 const MINIMUM = /at least \$([\d,]+\.\d\d)/;
 
-/** Bidders on their auctions for `ms`; returns the tally and the ids of the acknowledged bids. */
+/** How far above their bid the proxy scenario's bidders set their maximum, in dollars. */
+const PROXY_HEADROOM = 50;
+
+/**
+ * Bidders on their auctions for `ms`; returns the tally and the ids of the acknowledged bids.
+ * `maxima`: every other bidder gives a secret maximum above their bid.
+ */
 const bidLoop = async (
   http: Http,
   bidders: readonly Bidder[],
   auctionOf: (index: number) => AuctionState,
   ms: number,
+  maxima = false,
 ) => {
   const t = tally();
   const accepted = new Map<string, string>();
@@ -137,6 +146,7 @@ const bidLoop = async (
     const reply = await http.send('POST', '/bid/placeBid', bidder.cookie, {
       productId: auction.id,
       bidAmount,
+      ...(maxima && index % 2 === 0 ? { maxBidAmount: bidAmount + PROXY_HEADROOM } : {}),
     });
     if (reply.status === 201) {
       accepted.set((reply.body.newBid as { _id: string })._id, auction.id);
@@ -254,7 +264,7 @@ interface ScenarioResult {
 }
 
 const scenario = async (
-  name: 'hot' | 'spread',
+  name: 'hot' | 'spread' | 'proxy',
   server: ChildServer,
   http: Http,
   bareServer: BareServer,
@@ -271,10 +281,11 @@ const scenario = async (
     bidders,
     seconds * 1000,
   );
-  const warmup = await bidLoop(http, bidders, auctionOf, warmupMs);
+  const maxima = name === 'proxy';
+  const warmup = await bidLoop(http, bidders, auctionOf, warmupMs, maxima);
   const cpu2 = server.cpuSeconds();
   const clientCpu = process.cpuUsage();
-  const bids = await bidLoop(http, bidders, auctionOf, seconds * 1000);
+  const bids = await bidLoop(http, bidders, auctionOf, seconds * 1000, maxima);
   const cpu3 = server.cpuSeconds();
   const clientUsed = process.cpuUsage(clientCpu);
   const accepted = new Map([...warmup.accepted, ...bids.accepted]);
@@ -345,22 +356,32 @@ const main = async () => {
       () => signUpAndLogIn(http),
     );
     const hot: AuctionState = { id: await createLot(http, seller.cookie, 'Hot lot'), next: 100 };
-    const spread: AuctionState[] = await pool(
-      Array.from({ length: spreadAuctions }, (_, i) => i),
-      8,
-      async (i) => ({ id: await createLot(http, seller.cookie, `Lot ${i}`), next: 100 }),
-    );
+    const lots = (prefix: string): Promise<AuctionState[]> =>
+      pool(
+        Array.from({ length: spreadAuctions }, (_, i) => i),
+        8,
+        async (i) => ({ id: await createLot(http, seller.cookie, `${prefix} ${i}`), next: 100 }),
+      );
+    const runs = (name: string) => ['all', 'both', name].includes(values.scenario);
+    const spread = runs('spread') ? await lots('Lot') : [];
+    const proxied = runs('proxy') ? await lots('Proxy lot') : [];
     const setupSeconds = round((performance.now() - setupStarted) / 1000);
 
     const results: ScenarioResult[] = [];
-    if (values.scenario !== 'spread')
+    if (runs('hot'))
       results.push(
         await scenario('hot', server, http, bareExpress, bare, bidders, [hot], () => hot),
       );
-    if (values.scenario !== 'hot') {
+    if (runs('spread')) {
       const auctionOf = (i: number) => spread[i % spread.length] as AuctionState;
       results.push(
         await scenario('spread', server, http, bareExpress, bare, bidders, spread, auctionOf),
+      );
+    }
+    if (runs('proxy')) {
+      const auctionOf = (i: number) => proxied[i % proxied.length] as AuctionState;
+      results.push(
+        await scenario('proxy', server, http, bareExpress, bare, bidders, proxied, auctionOf),
       );
     }
     http.agent.destroy();

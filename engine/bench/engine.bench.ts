@@ -3,11 +3,14 @@
  * 1,000 concurrent bidders spread over 1, 100 and 1,000 auctions (one JSON line each), beside the
  * raw limit measured in the same run: better-sqlite3 inserting the very rows this run stored
  * (same schema, WAL, synchronous=FULL) in commits of 1,000 rows, with nothing of ours around it.
+ * The proxy scenario (`engine-proxy`, 100 auctions): half the bidders give a secret maximum $50 above
+ * their bid, so many bids are answered by an automatic bid in the same commit.
  * Then reloading an evicted auction from its snapshot against its whole stream (`engine-reload`),
  * and memory: 12,500 live auctions loaded into actors (`engine-memory`).
  *
  *   npm run bench:engine [-- --quick] [-- --auctions 1000] [-- --bidders 1000 --seconds 10]
  *   npm run bench:engine -- --reload 10000  (only engine-reload, with that many bids)
+ *   npm run bench:engine -- --auctions 100 --proxy  (only the proxy scenario, on 100 auctions)
  *   npm run bench:engine -- --auctions 1 --seconds 3 --profile /tmp/engine  (CPU profile of the
  *   measured window: /tmp/engine-1.cpuprofile)
  */
@@ -32,11 +35,16 @@ const { values } = parseArgs({
     seconds: { type: 'string' },
     profile: { type: 'string' },
     reload: { type: 'string' },
+    proxy: { type: 'boolean', default: false },
   },
 });
 const bidders = Number(values.bidders ?? 1000);
 const seconds = Number(values.seconds ?? (values.quick ? 3 : 10));
-const scenarios = values.auctions ? [Number(values.auctions)] : values.reload ? [] : [1, 100, 1000];
+const plainScenarios = values.proxy ? [] : [1, 100, 1000];
+const scenarios = values.auctions ? [Number(values.auctions)] : values.reload ? [] : plainScenarios;
+const proxyScenarios = values.reload || values.auctions ? [] : [100];
+/** How far above their bid the proxy bidders' secret maximum is, in cents. */
+const PROXY_HEADROOM = 5_000;
 const RAW_ROWS_PER_COMMIT = 1000;
 
 const percentile = (sorted: readonly number[], p: number): number =>
@@ -130,7 +138,7 @@ const startProfile = async () => {
   };
 };
 
-const run = async (auctions: number) => {
+const run = async (auctions: number, proxy = values.proxy) => {
   const dir = mkdtempSync(join(tmpdir(), 'bench-engine-'));
   const filename = join(dir, 'events.sqlite');
   const store = new SqliteEventStore({ filename, writerThread: !values['inline-writer'] });
@@ -169,6 +177,7 @@ const run = async (auctions: number) => {
   const nextAmount = auctionIds.map(() => 10_000);
   let accepted = 0;
   let refused = 0;
+  let automaticBids = 0;
   const latencies: number[] = [];
   const deadline = performance.now() + seconds * 1000;
   const bidder = async (i: number) => {
@@ -177,15 +186,28 @@ const run = async (auctions: number) => {
     const auctionId = auctionIds[index] as string;
     while (performance.now() < deadline) {
       const amount = (nextAmount[index] = minimumRaise(nextAmount[index] ?? 10_000));
+      // Proxy scenario: every other bidder gives a secret maximum above the bid.
+      const maximum = proxy && i % 2 === 0 ? { maxAmount: amount + PROXY_HEADROOM } : {};
       const sent = performance.now();
       const outcome = await engine.send({
         type: 'PlaceBid',
-        data: { auctionId, bidId: randomUUID(), amount },
+        data: { auctionId, bidId: randomUUID(), amount, ...maximum },
         metadata: meta(actorId),
       });
       latencies.push(performance.now() - sent);
       if (outcome.ok) accepted++;
       else refused++;
+      if (!proxy) continue;
+      // Automatic bids move the price past what was sent: bid from where it stands.
+      if (outcome.ok) {
+        nextAmount[index] = Math.max(nextAmount[index] ?? 0, outcome.currentBid);
+        for (const event of outcome.events)
+          if (event.type === 'AutomaticBidPlaced') automaticBids++;
+      } else {
+        const minimum = outcome.rejection.details?.minimum;
+        if (typeof minimum === 'number')
+          nextAmount[index] = Math.max(nextAmount[index] ?? 0, minimum - 1);
+      }
     }
   };
   const profiler = values.profile ? await startProfile() : undefined;
@@ -208,9 +230,10 @@ const run = async (auctions: number) => {
   const commits = after.commits - before.commits;
   console.log(
     JSON.stringify({
-      bench: 'engine',
+      bench: proxy ? 'engine-proxy' : 'engine',
       auctions,
       bidders,
+      ...(proxy ? { automaticBids, biddersWithMaxima: Math.ceil(bidders / 2) } : {}),
       bidsPerSec: Math.round(bidsPerSec),
       rawInsertRowsPerSec: Math.round(rawRowsPerSec),
       ratio: round(bidsPerSec / rawRowsPerSec, 3),
@@ -421,6 +444,7 @@ const reload = async (bids: number, tail: number) => {
 };
 
 for (const auctions of scenarios) await run(auctions);
+for (const auctions of proxyScenarios) await run(auctions, true);
 if (values.reload) await reload(Number(values.reload), 100);
 if (!values.auctions && !values.reload) {
   await reload(values.quick ? 2_000 : 10_000, 100);
