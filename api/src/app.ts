@@ -16,6 +16,7 @@ import { securityHeaders } from './http/security-headers';
 import { sessionMiddleware } from './http/session';
 import { UPLOADS_PATH, bodyLimits } from './http/uploads';
 import { userRoutes } from './http/users/routes';
+import { watchlistRoutes } from './http/watchlist/routes';
 import { webApp } from './http/web-app';
 
 /**
@@ -110,6 +111,7 @@ export const createApp = (deps: AppDeps, port: () => number) => {
   api.use('/user', userRoutes(deps, passport));
   api.use('/bid', bidRoutes(deps, passport, acknowledged));
   api.use('/audit', auditRoutes(deps));
+  api.use(watchlistRoutes(deps));
   api.use(notFound);
   api.use(errorHandler(deps.log));
 

@@ -19,6 +19,7 @@ import {
 import type { CommandOutcome } from './command-bus/command-bus';
 import type { CommandRouter } from './command-bus/command-router';
 import type { EventStore } from './event-store/event-store';
+import { type WatchCommand, type WatchOutcome, recordWatch } from './watchlist/watchlist';
 
 /** What readers may do with the event log: everything but write to it. */
 export type EventLog = Omit<EventStore, 'append' | 'close'>;
@@ -126,6 +127,28 @@ export class Engine implements CommandRouter {
       void next
         .finally(() => {
           if (this.accountWrites.get(userId) === next) this.accountWrites.delete(userId);
+        })
+        .catch(() => undefined);
+      return next;
+    });
+  }
+
+  /**
+   * Watches or unwatches an auction for a user (`watchlist-{userId}`, one user's writes one at a
+   * time here); idempotent. A closed account's is refused (`ACCOUNT_DELETED`).
+   */
+  watch(command: WatchCommand, metadata: CommandMetadata): Promise<WatchOutcome> {
+    if (this.closures.isClosed(command.userId))
+      return Promise.reject(new DomainError(rejection('ACCOUNT_DELETED')));
+    return this.write(() => {
+      const key = `watchlist:${command.userId}`;
+      const previous = this.accountWrites.get(key) ?? Promise.resolve(0);
+      const next = previous.catch(() => 0).then(() => recordWatch(this.store, command, metadata));
+      const settled = next.then(() => 0);
+      this.accountWrites.set(key, settled);
+      void settled
+        .finally(() => {
+          if (this.accountWrites.get(key) === settled) this.accountWrites.delete(key);
         })
         .catch(() => undefined);
       return next;

@@ -3,6 +3,7 @@ import { catalogProjection } from './catalog/index';
 import { notificationsProjection } from './notifications/index';
 import type { Projection } from './runner/projection';
 import { winningsProjection } from './winnings/index';
+import { watchlistProjection } from './watchlist/index';
 
 export type {
   ReadStore,
@@ -49,6 +50,7 @@ export * from './catalog/index';
 export * from './activity/index';
 export * from './winnings/index';
 export * from './notifications/index';
+export * from './watchlist/index';
 
 /** Every read model, in the order the runner starts them. */
 export const allProjections: readonly Projection[] = [
@@ -56,4 +58,5 @@ export const allProjections: readonly Projection[] = [
   activityProjection,
   winningsProjection,
   notificationsProjection,
+  watchlistProjection,
 ];

@@ -21,6 +21,7 @@ export const pagedLists = {
   categories: ['string'],
   notifications: ['number'],
   history: ['string'],
+  watchlist: ['string'],
 } as const satisfies Record<string, readonly ('string' | 'number')[]>;
 export type PagedList = keyof typeof pagedLists;
 

@@ -14,6 +14,7 @@ import {
   SessionUser,
   WinningItem,
   WinningsStatistics,
+  WatchlistState,
   errorCatalog,
 } from '@auction/contracts';
 import type { RequestHandler } from 'express';
@@ -234,6 +235,33 @@ export const operations: readonly Operation[] = [
     summary: 'Clear every notification',
     auth: 'user',
     ok: 200,
+  },
+  {
+    method: 'post',
+    path: '/auction/watch/{id}',
+    summary: 'Watch an auction (watchlist; idempotent; a cancelled auction answers 409)',
+    auth: 'user',
+    params: AuctionIdParams,
+    ok: 200,
+    payload: WatchlistState.shape,
+  },
+  {
+    method: 'delete',
+    path: '/auction/watch/{id}',
+    summary: 'Stop watching an auction (idempotent)',
+    auth: 'user',
+    params: AuctionIdParams,
+    ok: 200,
+    payload: WatchlistState.shape,
+  },
+  {
+    method: 'get',
+    path: '/user/watchlist',
+    summary: "The signed-in user's watched auctions, most recently watched first, a page at a time",
+    auth: 'user',
+    query: z.object(pageFields('watchlist')),
+    ok: 200,
+    payload: { auctions: z.array(AuctionView), nextCursor: NextCursor },
   },
   {
     method: 'get',

@@ -90,6 +90,8 @@ export const errorCatalog = {
   BID_ALREADY_EXISTS: { status: 409, message: 'This bid has already been placed' },
   NOT_BID_OWNER: { status: 403, message: 'You can only change your own bids' },
 
+  WATCH_CANCELLED_AUCTION: { status: 409, message: 'A cancelled auction cannot be watched' },
+
   CATEGORY_NOT_FOUND: { status: 400, message: 'Category not found' },
   CATEGORY_EXISTS: { status: 409, message: 'Category already exists' },
 

@@ -13,6 +13,8 @@ export const SYSTEM_ACTOR = 'system';
 
 export const auctionStream = (auctionId: Id): string => `auction-${auctionId}`;
 export const userStream = (userId: Id): string => `user-${userId}`;
+/** A user's watches (`AuctionWatched`, `AuctionUnwatched`). */
+export const watchlistStream = (userId: Id): string => `watchlist-${userId}`;
 export const categoryStream = (categoryId: Id): string => `category-${categoryId}`;
 /**
  * Reservation stream that makes a category name unique: appended with expected revision

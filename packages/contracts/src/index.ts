@@ -21,6 +21,7 @@ export {
   auctionStream,
   userStream,
   categoryStream,
+  watchlistStream,
   categoryNameStream,
   normaliseCategoryName,
 } from './ids';
@@ -97,6 +98,7 @@ export {
   SessionUser,
   ProfileView,
 } from './http/views';
+export { WatchlistState } from './http/watchlist';
 export {
   AuditEvent,
   AuditStatus,
@@ -114,6 +116,12 @@ export {
   AccountDeleted,
   UserEvent,
 } from './events/user-events';
+export {
+  AuctionWatched,
+  AuctionUnwatched,
+  WatchlistEvent,
+  watchlistEventTypes,
+} from './events/watchlist-events';
 export {
   WatchAuction,
   UnwatchAuction,

@@ -175,6 +175,7 @@ export const userProfile = async (store: ReadStore, userId: string): Promise<Use
       totalWinnings: counters.totalWinnings,
       totalBids: counters.totalBids,
       totalWinningsValue: centsToDollars(counters.totalWinningsValue),
+      // The watchlist read model's (`watchListCount`): the profile route puts it in.
       watchListCount: 0,
       activeAuctions: counters.activeAuctions,
       completedAuctions: counters.completedAuctions,

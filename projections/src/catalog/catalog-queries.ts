@@ -186,6 +186,21 @@ export const auctionDetail = async (
   return { ...view, viewer: await viewerOf(store, auction, viewerId) };
 };
 
+/** Auctions by id as lists show them, in the order asked; ids the catalog does not know are left out. */
+export const auctionsByIds = async (
+  store: ReadStore,
+  users: UserDirectory,
+  auctionIds: readonly string[],
+  imageUrl: ImageUrl = storedImagePath,
+): Promise<AuctionView[]> => {
+  const found = await store.getMany(catalogAuctions.name, auctionIds);
+  const docs = auctionIds.flatMap((id) => {
+    const doc = found.get(id) as CatalogAuctionDoc | undefined;
+    return doc ? [doc] : [];
+  });
+  return toAuctionViews(store, users, imageUrl, docs, LIST_BIDS);
+};
+
 /** Live auctions, newest first, filtered by title substring and exact category name. */
 export const liveAuctions = (
   store: ReadStore,

@@ -10,6 +10,7 @@ export {
 } from './catalog-projection';
 export {
   auctionDetail,
+  auctionsByIds,
   liveAuctions,
   featuredAuctions,
   sellerAuctions,

@@ -41,6 +41,7 @@ import {
   endOnDate,
 } from './schemas';
 import { releaseAuctionImages } from './images';
+import { withWatching } from '../watchlist/routes';
 
 /** The end an edit asks for: as sent, or the sent date at the current end's time of day. */
 const newEnd = (change: EndChange | undefined, current: string): string | undefined => {
@@ -196,19 +197,25 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
       page,
       deps.imageUrl,
     );
-    respond(res, 200, 'Auctions Fetched', { auctions, nextCursor });
+    respond(res, 200, 'Auctions Fetched', {
+      auctions: await withWatching(deps, req, auctions),
+      nextCursor,
+    });
   });
 
   router.get('/fetchSpecificAuction', async (req, res) => {
     const { auctionId } = parseInput(AuctionIdQuery, req.query);
     const auctionDetails = await detail(auctionId, req.user?.id);
     if (!auctionDetails) throw new DomainError(rejection('AUCTION_NOT_FOUND'));
-    respond(res, 200, 'Auction Fetched', { auctionDetails });
+    const [shown] = await withWatching(deps, req, [auctionDetails]);
+    respond(res, 200, 'Auction Fetched', { auctionDetails: shown });
   });
 
-  router.get('/featured', async (_req, res) => {
+  router.get('/featured', async (req, res) => {
     const featured = await featuredAuctions(deps.read, deps.users, deps.imageUrl);
-    respond(res, 200, 'Featured Auctions Fetched', { featured });
+    respond(res, 200, 'Featured Auctions Fetched', {
+      featured: await withWatching(deps, req, featured),
+    });
   });
 
   router.patch('/editAuction/:id', requireLogin, imageUpload, async (req, res) => {

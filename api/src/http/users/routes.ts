@@ -4,6 +4,7 @@ import {
   userHistoryPage,
   userProfile,
   userWinnings,
+  watchListCount,
 } from '@auction/projections';
 import { Router } from 'express';
 import { z } from 'zod';
@@ -44,11 +45,12 @@ export const userRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
 
   router.get('/profile', async (req, res) => {
     const account = currentUser(req);
-    await caughtUp(deps, ['catalog', 'activity', 'winnings']);
-    const [auctions, won, profile] = await Promise.all([
+    await caughtUp(deps, ['catalog', 'activity', 'winnings', 'watchlist']);
+    const [auctions, won, profile, watched] = await Promise.all([
       sellerAuctions(deps.read, deps.users, account.id, deps.imageUrl),
       userWinnings(deps.read, deps.users, account.id, deps.imageUrl),
       userProfile(deps.read, account.id),
+      watchListCount(deps.read, account.id),
     ]);
     respond(res, 200, 'Profile fetched', {
       data: {
@@ -57,7 +59,7 @@ export const userRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
           products: auctions.filter((auction) => auction.status !== 'Cancelled'),
           winnings: won.winnings,
         },
-        statistics: profile.statistics,
+        statistics: { ...profile.statistics, watchListCount: watched },
         recentActivity: profile.recentActivity,
       },
     });

@@ -72,6 +72,8 @@ export const AuctionView = z.object({
   finalPrice: z.number().nullable(),
   /** Stream revision the view reflects: realtime events after it apply on top. */
   revision: z.number().int(),
+  /** Whether the signed-in user watches it (watchlist); absent for guests and socket payloads. */
+  watching: z.boolean().optional(),
 });
 export type AuctionView = z.infer<typeof AuctionView>;
 

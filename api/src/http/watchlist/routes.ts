@@ -1,0 +1,84 @@
+import { type AuctionView, DomainError, rejection } from '@auction/contracts';
+import { auctionDetail, watchedAmong, watchlistPage } from '@auction/projections';
+import { type Request, Router } from 'express';
+import type { AppDeps } from '../../app-deps';
+import { AuctionIdParams } from '../auctions/schemas';
+import { PageQuery } from '../paging';
+import { commandMetadata, currentUser } from '../request-context';
+import { respond } from '../respond';
+import { parseInput } from '../validate';
+
+export const WATCHED = 'Auction added to your watchlist';
+export const UNWATCHED = 'Auction removed from your watchlist';
+
+/**
+ * `watching` on auctions for the signed-in user (absent for a guest): one read for the lot, so
+ * lists show their watch stars without a request per card.
+ */
+export const withWatching = async <A extends AuctionView>(
+  deps: AppDeps,
+  req: Request,
+  auctions: readonly A[],
+): Promise<A[]> => {
+  if (!req.user) return [...auctions];
+  const watched = await watchedAmong(
+    deps.read,
+    req.user.id,
+    auctions.map((auction) => auction._id),
+  );
+  return auctions.map((auction) => ({ ...auction, watching: watched.has(auction._id) }));
+};
+
+/**
+ * The watchlist (issue 16): `POST` and `DELETE /auction/watch/:id` watch and unwatch an auction
+ * (idempotent; 404 for an unknown auction; a cancelled one cannot be watched, 409, but can be
+ * unwatched), and `GET /user/watchlist` pages the user's watched auctions as auction cards. Every
+ * route needs a session (401).
+ */
+export const watchlistRoutes = (deps: AppDeps): Router => {
+  const router = Router();
+
+  const watch = async (req: Request, watching: boolean) => {
+    const user = currentUser(req);
+    const { id } = parseInput(AuctionIdParams, req.params);
+    const auction = await auctionDetail(deps.read, deps.users, id, deps.imageUrl);
+    if (!auction) throw new DomainError(rejection('AUCTION_NOT_FOUND'));
+    if (watching && auction.status === 'Cancelled')
+      throw new DomainError(rejection('WATCH_CANCELLED_AUCTION'));
+    const { position } = await deps.engine.watch(
+      { userId: user.id, auctionId: id, watching },
+      commandMetadata(req, deps, user.id, id),
+    );
+    // Read-your-writes: the list, the count and the stars show it on the next read.
+    if (position !== undefined && deps.readiness.isReady())
+      await deps.runner
+        .waitFor(position, ['watchlist'], 2000)
+        .catch((error: unknown) => deps.log('The watchlist is behind a committed watch', error));
+    return id;
+  };
+
+  router.post('/auction/watch/:id', async (req, res) => {
+    const auctionId = await watch(req, true);
+    respond(res, 200, WATCHED, { auctionId, watching: true });
+  });
+
+  router.delete('/auction/watch/:id', async (req, res) => {
+    const auctionId = await watch(req, false);
+    respond(res, 200, UNWATCHED, { auctionId, watching: false });
+  });
+
+  router.get('/user/watchlist', async (req, res) => {
+    const user = currentUser(req);
+    const page = parseInput(PageQuery('watchlist'), req.query);
+    const { items: auctions, nextCursor } = await watchlistPage(
+      deps.read,
+      deps.users,
+      user.id,
+      page,
+      deps.imageUrl,
+    );
+    respond(res, 200, 'Watchlist fetched', { auctions, nextCursor });
+  });
+
+  return router;
+};
