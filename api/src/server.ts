@@ -5,6 +5,7 @@ import {
   AuctionActorRegistry,
   ClosingScheduler,
   type Clock,
+  EndingSoonScheduler,
   Engine,
   KafkaCluster,
   systemClock,
@@ -125,6 +126,14 @@ export const startServer = async (
     clock,
     onError: (error, auctionId) => log(`Closing ${auctionId} failed; retrying`, error),
   });
+  // The watchlist's "about to end", sent as the closing scheduler sends closes.
+  const endingSoon = new EndingSoonScheduler({
+    store: stores.events,
+    bus: engine,
+    ownership: engine,
+    clock,
+    onError: (error, auctionId) => log(`Ending soon of ${auctionId} failed; retrying`, error),
+  });
 
   let port = config.PORT;
   const imageUrl = imageUrlsFor(config.CORS_ORIGINS, () => publicOrigin(config, port));
@@ -195,6 +204,16 @@ export const startServer = async (
     });
   };
   startScheduler();
+  const startEndingSoon = (): void => {
+    endingSoon.start().catch((error: unknown) => {
+      if (closing) return;
+      log('The ending-soon scheduler could not read the log; retrying', error);
+      setTimeout(() => {
+        if (!closing) startEndingSoon();
+      }, 1000).unref();
+    });
+  };
+  startEndingSoon();
   // The images of auctions cancelled from now on, by any path (account deletions too).
   const cancelledImages = releaseCancelledAuctionImages(deps, startHead);
   closures.start(engine);
@@ -214,6 +233,7 @@ export const startServer = async (
       await gateway.close();
       await stopped;
       await scheduler.stop();
+      await endingSoon.stop();
       await cancelledImages.close();
       await runner.stop();
       await stores.close();

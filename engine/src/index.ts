@@ -14,6 +14,11 @@ export { Engine, type EngineOptions, type EventLog } from './engine';
 export { AccountClosures, type AccountClosuresOptions } from './account/account-closures';
 export type { CreateCategoryCommand, CreateCategoryOutcome } from './category/categories';
 export { ClosingScheduler, type ClosingSchedulerOptions } from './scheduler/closing-scheduler';
+export {
+  EndingSoonScheduler,
+  type EndingSoonSchedulerOptions,
+} from './scheduler/ending-soon-scheduler';
+export type { WatchCommand, WatchOutcome } from './watchlist/watchlist';
 export type {
   EventStore,
   NewEvent,

@@ -22,6 +22,7 @@ import { toAuditEvent } from './audit-events';
 import type { AuditPoint } from './audit-point';
 import { foldTo, toAuditState } from './audit-state';
 import { chainCheck, compareReadModels, truncationCheck } from './audit-verify';
+import { watcherEventsOf } from './watcher-events';
 
 export interface AuctionAuditDeps {
   readonly events: Pick<EventStore, 'readStream' | 'streamRevision'>;
@@ -129,7 +130,10 @@ export class AuctionAudit {
         categoryId === undefined
           ? []
           : await this.deps.events.readStream(categoryStream(categoryId));
-      const replay = [...categoryEvents, ...events].sort((a, b) => a.position - b.position);
+      const watchers = await watcherEventsOf(this.deps.events, this.deps.read, auctionId);
+      const replay = [...categoryEvents, ...watchers, ...events].sort(
+        (a, b) => a.position - b.position,
+      );
       const chain = chainCheck(stream, events);
       const truncation = truncationCheck(
         events,

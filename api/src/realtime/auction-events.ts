@@ -98,6 +98,8 @@ export const socketPayload = (
         finalPrice: state.finalPrice === null ? null : centsToDollars(state.finalPrice),
         boughtNow: state.boughtNow,
       };
+    case 'AuctionEndingSoon':
+      return { ...base, bid: null, changes: { endingSoon: true } };
     default: {
       const unexpected: never = event;
       throw new Error(`Unknown auction event ${(unexpected as { type: string }).type}`);

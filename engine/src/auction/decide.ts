@@ -20,6 +20,7 @@ import {
 import type { AuctionState, Decision } from './decider-types';
 import { evolve } from './evolve';
 import { automaticBid, buyNowOpen, proxyRanking } from './proxy';
+import { announceEndingSoon } from './ending-soon';
 
 const accept = (...events: AuctionEvent[]): Decision => ({ ok: true, events });
 const refuse = (code: ErrorCode): Decision => ({ ok: false, rejection: rejection(code) });
@@ -115,6 +116,8 @@ export const decide = (command: AuctionCommand, state: AuctionState): Decision =
       return buyNow(command, state, now);
     case 'CloseAuction':
       return close(command, state, now);
+    case 'AnnounceEndingSoon':
+      return announceEndingSoon(command, state, now);
     default: {
       const unexpected: never = command;
       throw new Error(`Unknown auction command ${(unexpected as { type: string }).type}`);

@@ -40,6 +40,8 @@ export interface AuctionState {
   readonly buyNowPrice: number | null;
   /** How many maxima have been set: the next one's `maxSeq`. */
   readonly maxSeq: number;
+  /** The end `AuctionEndingSoon` was last announced for (watchlist), null: never. */
+  readonly endingSoonFor: string | null;
   /** Every bid ever placed, retracted ones kept and marked (persistent map: cheap to evolve). */
   readonly bids: ImmutableMap<string, BidState>;
   /** Highest non-retracted amount in cents, 0 when none. */

@@ -1,5 +1,6 @@
 import type { AuctionEvent } from '@auction/contracts';
 import type { AuctionState, BidState } from './decider-types';
+import { endingSoonAnnounced } from './ending-soon';
 
 const patchBid = (state: AuctionState, bidId: string, patch: Partial<BidState>) => {
   const bid = state.bids.get(bidId);
@@ -129,6 +130,8 @@ export const evolve = (state: AuctionState, event: AuctionEvent): AuctionState =
           }
         : { ...state, status: 'Expired', lastAt: d.at };
     }
+    case 'AuctionEndingSoon':
+      return endingSoonAnnounced(state, event);
     default: {
       const unexpected: never = event;
       throw new Error(`Unknown auction event ${(unexpected as { type: string }).type}`);

@@ -16,6 +16,7 @@ export const initialState: AuctionState = {
   reservePrice: null,
   buyNowPrice: null,
   maxSeq: 0,
+  endingSoonFor: null,
   bids: ImmutableMap<string, BidState>(),
   currentBid: 0,
   leadingBidId: null,

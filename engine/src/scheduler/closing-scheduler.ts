@@ -104,6 +104,7 @@ export class ClosingScheduler {
         case 'BidMaximumRaised':
         case 'AutomaticBidPlaced':
         case 'BidRetracted':
+        case 'AuctionEndingSoon':
           break;
         default: {
           const unexpected: never = event;

@@ -54,6 +54,7 @@ export {
   AutomaticBidPlaced,
   BidRetracted,
   AuctionClosed,
+  AuctionEndingSoon,
   AuctionEvent,
   auctionEventTypes,
   type AuctionEventType,
@@ -76,6 +77,7 @@ export {
   RetractBid,
   BuyNow,
   CloseAuction,
+  AnnounceEndingSoon,
   AuctionCommand,
   type AuctionCommandType,
 } from './commands/auction-commands';

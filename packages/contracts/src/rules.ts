@@ -13,4 +13,6 @@ export const rules = {
    * 2 minutes after it, so nobody wins by bidding in the final second.
    */
   softClose: { windowMs: 2 * 60_000, extensionMs: 2 * 60_000 },
+  /** Watchers hear that an auction is about to end this long before its end (`AuctionEndingSoon`). */
+  endingSoonLeadMs: 15 * 60_000,
 } as const;

@@ -325,6 +325,13 @@ export const createModel = (): ReferenceModel => {
         return accepted;
       }
 
+      case 'AnnounceEndingSoon': {
+        // The watchlist's "about to end": too early is refused; otherwise announced or a no-op.
+        if (a.status !== 'Live' || hasEnded(a, now)) return accepted;
+        if (ms(now) < ms(a.endsAt) - rules.endingSoonLeadMs) return refused('AUCTION_NOT_ENDED');
+        return accepted;
+      }
+
       default: {
         const unexpected: never = command;
         throw new Error(`Unknown command ${JSON.stringify(unexpected)}`);

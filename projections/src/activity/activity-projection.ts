@@ -262,6 +262,8 @@ export const activityProjection: Projection = {
         return onBidRetracted(auctionEvent.data, uow);
       case 'AuctionClosed':
         return onClosed(auctionEvent.data, uow);
+      case 'AuctionEndingSoon':
+        return;
       default: {
         const unexpected: never = auctionEvent;
         throw new Error(`Unknown auction event ${(unexpected as { type: string }).type}`);

@@ -254,6 +254,9 @@ const applyAuctionEvent = async (
             },
       );
     }
+    case 'AuctionEndingSoon':
+      // Nothing shown changes (watchers are notified); the revision moves with the stream.
+      return updateAuction(uow, event.data.auctionId, (a) => ({ ...a, revision }));
     default: {
       const _exhaustive: never = event;
       throw new Error(`Unknown auction event ${(_exhaustive as { type: string }).type}`);

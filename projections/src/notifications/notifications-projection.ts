@@ -2,6 +2,14 @@ import { type AuctionCreated, type AuctionEvent, formatCents } from '@auction/co
 import type { CollectionSpec, Doc } from '../read-store/read-store';
 import { asAuctionEvent } from '../runner/events';
 import type { ProjectedEvent, Projection, UnitOfWork } from '../runner/projection';
+import {
+  type WatcherAuctionFields,
+  type WatcherNoticeKind,
+  applyWatcherEvent,
+  firstPerUser,
+  watcherOutcome,
+  watchersCollection,
+} from './watcher-notices';
 
 /** The collections of the `notifications` projection. */
 export const notificationsCollections = {
@@ -17,6 +25,7 @@ export const notificationsCollections = {
     indexes: ['userId', 'position'],
     compoundIndexes: [['userId', 'position'], ['position']],
   },
+  watchers: watchersCollection,
 } as const satisfies Record<string, CollectionSpec>;
 
 const AUCTIONS = notificationsCollections.auctions.name;
@@ -29,7 +38,7 @@ type AuctionFields = {
   readonly sellerId: string;
   readonly leadingBidId: string | null;
   readonly leadingBidderId: string | null;
-};
+} & WatcherAuctionFields;
 type AuctionDoc = Doc & AuctionFields;
 
 /** One bid: who placed it, and whether it still stands (one small document, not a growing map). */
@@ -49,7 +58,8 @@ export type NotificationKind =
   | 'ended-unsold'
   | 'reserve-not-met'
   | 'bought-now'
-  | 'cancelled';
+  | 'cancelled'
+  | WatcherNoticeKind;
 
 /** One notification of one user (`_id` = `${event id}:${user id}`). */
 export interface NotificationFields {
@@ -260,6 +270,8 @@ const outcomeOf = async (
         ],
       };
     }
+    case 'AuctionEndingSoon':
+      return { auction, notices: [] };
     default: {
       const unexpected: never = event;
       throw new Error(`Unknown auction event ${(unexpected as { type: string }).type}`);
@@ -277,10 +289,19 @@ const apply = async (event: ProjectedEvent, auctionEvent: AuctionEvent, uow: Uni
       ? created(auctionEvent)
       : current && (await outcomeOf(auctionEvent, current, uow));
   if (!outcome) return;
-  await uow.update<AuctionDoc>(AUCTIONS, auctionId, () => outcome.auction);
+  // Watchers last: whoever hears of the event another way keeps that notice (same id).
+  const watchers =
+    auctionEvent.type === 'AuctionCreated'
+      ? undefined
+      : await watcherOutcome(auctionEvent, outcome.auction, uow);
+  await uow.update<AuctionDoc>(AUCTIONS, auctionId, () => ({
+    ...outcome.auction,
+    ...watchers?.auction,
+  }));
   const { bid } = outcome;
   if (bid) await uow.update<BidDoc>(BIDS, bid.bidId, () => bid.fields);
-  for (const { userId, kind, message } of outcome.notices) {
+  const notices = firstPerUser([...outcome.notices, ...(watchers?.notices ?? [])]);
+  for (const { userId, kind, message } of notices) {
     await uow.update<NotificationDoc>(
       ITEMS,
       `${event.id}:${userId}`,
@@ -306,8 +327,10 @@ export const notificationsProjection: Projection = {
   name: 'notifications',
   collections: Object.values(notificationsCollections),
   // The auction's document says which of its events were applied (see `apply`).
-  guards: [AUCTIONS],
+  // Watchers too: who hears of an auction event is derived from them (`watcher-notices.ts`).
+  guards: [watchersCollection.name, AUCTIONS],
   handle: async (event, uow) => {
+    if (await applyWatcherEvent(event, uow)) return;
     const auctionEvent = asAuctionEvent(event);
     if (auctionEvent) await apply(event, auctionEvent, uow);
   },

@@ -120,6 +120,7 @@ const applyAuctionEvent = async (event: AuctionEvent, uow: UnitOfWork): Promise<
     case 'BidMaximumRaised':
     case 'AutomaticBidPlaced':
     case 'BidRetracted':
+    case 'AuctionEndingSoon':
       return;
     default: {
       const unexpected: never = event;

@@ -70,6 +70,8 @@ export const BuyNow = cmd('BuyNow', { bidId: Id, price: Cents });
 export const RetractBid = cmd('RetractBid', { bidId: Id });
 /** Sent by the closing scheduler at or after the end time; closing twice is a no-op. */
 export const CloseAuction = cmd('CloseAuction', {});
+/** Sent by the ending-soon scheduler at `endsAt - rules.endingSoonLeadMs`; a repeat is a no-op. */
+export const AnnounceEndingSoon = cmd('AnnounceEndingSoon', {});
 
 export const AuctionCommand = z.discriminatedUnion('type', [
   CreateAuction,
@@ -80,6 +82,7 @@ export const AuctionCommand = z.discriminatedUnion('type', [
   RetractBid,
   BuyNow,
   CloseAuction,
+  AnnounceEndingSoon,
 ]);
 
 export type CreateAuction = z.infer<typeof CreateAuction>;
@@ -90,5 +93,6 @@ export type EditBid = z.infer<typeof EditBid>;
 export type RetractBid = z.infer<typeof RetractBid>;
 export type BuyNow = z.infer<typeof BuyNow>;
 export type CloseAuction = z.infer<typeof CloseAuction>;
+export type AnnounceEndingSoon = z.infer<typeof AnnounceEndingSoon>;
 export type AuctionCommand = z.infer<typeof AuctionCommand>;
 export type AuctionCommandType = AuctionCommand['type'];

@@ -175,6 +175,15 @@ export const AuctionClosed = z.object({
   ]),
 });
 
+/**
+ * Watchers hear the auction is about to end (`rules.endingSoonLeadMs` before `endsAt`, the end it
+ * had then): decided once per closing stretch (`engine/src/auction/ending-soon.ts`).
+ */
+export const AuctionEndingSoon = z.object({
+  type: z.literal('AuctionEndingSoon'),
+  data: z.object({ ...base, endsAt: IsoTime }),
+});
+
 export const AuctionEvent = z.discriminatedUnion('type', [
   AuctionCreated,
   AuctionEdited,
@@ -185,6 +194,7 @@ export const AuctionEvent = z.discriminatedUnion('type', [
   AutomaticBidPlaced,
   BidRetracted,
   AuctionClosed,
+  AuctionEndingSoon,
 ]);
 
 export type AuctionCreated = z.infer<typeof AuctionCreated>;
@@ -196,6 +206,7 @@ export type BidMaximumRaised = z.infer<typeof BidMaximumRaised>;
 export type AutomaticBidPlaced = z.infer<typeof AutomaticBidPlaced>;
 export type BidRetracted = z.infer<typeof BidRetracted>;
 export type AuctionClosed = z.infer<typeof AuctionClosed>;
+export type AuctionEndingSoon = z.infer<typeof AuctionEndingSoon>;
 export type AuctionEvent = z.infer<typeof AuctionEvent>;
 export type AuctionEventType = AuctionEvent['type'];
 export const auctionEventTypes = AuctionEvent.options.map((o) => o.shape.type.value);

@@ -78,6 +78,8 @@ export const socketEventNames = {
   AuctionEdited: 'auctionUpdated',
   AuctionCancelled: 'auctionUpdated',
   AuctionClosed: 'auctionClosed',
+  /** Watchlist: nothing to show on the page, but its revision keeps the watcher's order. */
+  AuctionEndingSoon: 'auctionUpdated',
 } as const;
 
 /** Server → room `user:{id}` (every tab of that user): a notification the read model created. */
