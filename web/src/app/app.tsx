@@ -47,6 +47,9 @@ const HistoryPage = lazy(() =>
 const MyAuctionsPage = lazy(() =>
   import('../features/dashboard/my-auctions-page').then((m) => ({ default: m.MyAuctionsPage })),
 );
+const WatchlistPage = lazy(() =>
+  import('../features/watchlist/watchlist-page').then((m) => ({ default: m.WatchlistPage })),
+);
 const MyProfilePage = lazy(() =>
   import('../features/dashboard/my-profile-page').then((m) => ({ default: m.MyProfilePage })),
 );
@@ -88,6 +91,7 @@ export const App = () => {
                 <Route path="edit-auction/:auctionId" element={<EditAuctionPage />} />
                 <Route path="auctions-won" element={<AuctionsWonPage />} />
                 <Route path="history" element={<HistoryPage />} />
+                <Route path="watchlist" element={<WatchlistPage />} />
                 <Route path="create-category" element={<CreateCategoryPage />} />
               </Route>
             </Route>

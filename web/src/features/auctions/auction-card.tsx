@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { AuctionImage } from '../../components/auction-image';
 import { Badge, auctionStatusTone } from '../../components/status';
 import { formatDate, formatMoney } from '../../lib/format';
+import { WatchButton } from '../watchlist/watch-button';
 import './auctions.css';
 
 interface AuctionCardProps {
@@ -14,6 +15,8 @@ interface AuctionCardProps {
   headingLevel?: 'h2' | 'h3';
   /** Shows the status badge on the picture (lists of live auctions do not need it). */
   showStatus?: boolean;
+  /** After the user watched or unwatched it with the card's star. */
+  onWatchChange?: (watching: boolean) => void;
 }
 
 /** One auction in a grid: picture, title, description, category, prices, seller and links. */
@@ -22,6 +25,7 @@ export const AuctionCard = ({
   actions,
   headingLevel: Heading = 'h3',
   showStatus = false,
+  onWatchChange,
 }: AuctionCardProps) => {
   const href = `/auction/${auction._id}`;
   const sellerName = `${auction.seller.firstName} ${auction.seller.lastName}`.trim();
@@ -34,6 +38,13 @@ export const AuctionCard = ({
             <Badge tone={auctionStatusTone(auction.status)}>{auction.status}</Badge>
           </span>
         )}
+        <WatchButton
+          auctionId={auction._id}
+          title={auction.title}
+          watching={auction.watching}
+          className="auction-card-watch"
+          {...(onWatchChange ? { onChange: onWatchChange } : {})}
+        />
       </div>
       <div className="auction-card-body">
         <span className="auction-card-category">{auction.category.name}</span>

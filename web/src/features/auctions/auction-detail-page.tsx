@@ -24,6 +24,7 @@ import { BidAmountDialog, currentBidLine, highestBidLine } from './bid-forms';
 import { BidList, bidderName } from './bid-list';
 import { Countdown } from './countdown';
 import { useLiveAuction } from './live-auction-store';
+import { WatchButton } from '../watchlist/watch-button';
 import './auctions.css';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -365,7 +366,14 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
             <Badge tone={auctionStatusTone(auction.status)}>{auction.status}</Badge>
             <span className="badge badge-brand">{auction.category.name}</span>
           </div>
-          <h1 className="detail-title">{auction.title}</h1>
+          <div className="detail-title-row">
+            <h1 className="detail-title">{auction.title}</h1>
+            <WatchButton
+              auctionId={auction._id}
+              title={auction.title}
+              watching={auction.watching}
+            />
+          </div>
           <div className="detail-seller">
             <Avatar name={sellerName} imageUrl={auction.seller.image?.url} size={40} />
             <div>

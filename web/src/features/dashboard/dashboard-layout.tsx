@@ -11,6 +11,7 @@ const entries = [
   { to: 'create-auction', label: 'Create Auction' },
   { to: 'auctions-won', label: 'Auctions Won' },
   { to: 'history', label: 'History' },
+  { to: 'watchlist', label: 'Watchlist' },
   { to: 'create-category', label: 'Create Category' },
 ];
 
@@ -43,6 +44,10 @@ export const DashboardLayout = () => {
           <div>
             <dt>Won Items</dt>
             <dd>{profile?.user.winnings.length ?? 0}</dd>
+          </div>
+          <div>
+            <dt>Watching</dt>
+            <dd>{profile?.statistics.watchListCount ?? 0}</dd>
           </div>
         </dl>
         <nav className="sidebar-nav">
