@@ -20,6 +20,7 @@ import {
   catalogBids,
   catalogCategories,
   notificationsCollections,
+  watchlistCollections,
   winningsCollections,
 } from '@auction/projections';
 
@@ -134,6 +135,13 @@ const scopesOf = (
       projection: 'notifications',
       collection: notificationsCollections.items.name,
       where: chunks(positions, IN_CHUNK).map((chunk) => ({ position: { in: chunk } })),
+    },
+    // Its watchers' entries: the replay carries their watch events (`watcher-events.ts`).
+    { projection: 'watchlist', collection: watchlistCollections.auctions.name, ids: [auctionId] },
+    {
+      projection: 'watchlist',
+      collection: watchlistCollections.entries.name,
+      where: [{ auctionId }],
     },
   ];
 };

@@ -14,6 +14,7 @@ export const watcherEventsOf = async (
   read: ReadStore,
   auctionId: string,
 ): Promise<RecordedEvent[]> => {
+  await read.ensureCollections([notificationsCollections.watchers]);
   const docs = await read.find(notificationsCollections.watchers.name, { where: { auctionId } });
   const userIds = [...new Set(docs.map((doc) => String(doc.userId)))].sort();
   const found = await Promise.all(

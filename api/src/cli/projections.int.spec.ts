@@ -82,7 +82,13 @@ afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 describe('npm run projections', () => {
   it('status catches every projection up and reports it; rebuild builds the same documents again', async () => {
     const status = lines((await projections(dataDir, 'status')).stdout);
-    expect(status.map((s) => s.name)).toEqual(['catalog', 'activity', 'winnings', 'notifications']);
+    expect(status.map((s) => s.name)).toEqual([
+      'catalog',
+      'activity',
+      'winnings',
+      'notifications',
+      'watchlist',
+    ]);
     for (const s of status) expect(s).toMatchObject({ position: head, behind: 0 });
 
     const read = new SqliteReadStore({ filename: join(dataDir, 'read.sqlite') });

@@ -41,7 +41,9 @@ interface Due {
  * `AuctionEndingSoon` at most once per closing stretch (`auction/ending-soon.ts`), so a repeat, a
  * restart or a second node is harmless. It follows lifecycle events and the announcements (not
  * bids): an end a soft close moved comes back as a refusal with that end, and it waits for it. On
- * start it announces what came due while the process was down, unless the end has passed.
+ * start it announces what came due while the process was down, unless the end has passed. An
+ * auction created with less than the lead left is not announced (nobody could watch it before),
+ * unless the seller moves its end.
  */
 export class EndingSoonScheduler {
   private readonly due = new Map<string, Due>();
@@ -112,7 +114,9 @@ export class EndingSoonScheduler {
       const { type, data } = parsed.data;
       if (type === 'AuctionCreated') {
         this.open.add(data.auctionId);
-        this.setEnd(data.auctionId, data.endsAt);
+        // Created with less than the lead left: no "about to end" moment after it (no watchers yet).
+        if (isoToMs(data.at) < isoToMs(data.endsAt) - this.leadMs)
+          this.setEnd(data.auctionId, data.endsAt);
       } else if (type === 'AuctionEdited') {
         if (data.endsAt !== undefined && this.open.has(data.auctionId))
           this.setEnd(data.auctionId, data.endsAt);

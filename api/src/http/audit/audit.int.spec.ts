@@ -271,6 +271,7 @@ describe('GET verify', () => {
       ['activity', false],
       ['winnings', false],
       ['notifications', false],
+      ['watchlist', false],
     ]);
     for (const p of verdict.readModels.projections) expect(p.documents).toBeGreaterThan(0);
   });
