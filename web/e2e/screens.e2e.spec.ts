@@ -149,7 +149,7 @@ describe('screens on phone and desktop, in a real browser', () => {
       await expect(active).toHaveText('Create Auction');
       const screen = await viewportOf(page);
       const nav = await boxOf(page.locator('.sidebar-nav'));
-      vitestExpect(await tabs.count()).toBe(6);
+      vitestExpect(await tabs.count()).toBe(7);
       for (const tab of await tabs.all()) {
         const name = await tab.innerText();
         const box = await boxOf(tab);

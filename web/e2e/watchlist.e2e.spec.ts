@@ -70,9 +70,10 @@ describe('the watchlist, in a real browser', () => {
     const list = page.getByRole('list', { name: 'Watched auctions' });
     await expect(list.getByRole('heading', { name: title })).toBeVisible();
     await expect(list.getByRole('listitem')).toHaveCount(1);
-    await expect(
-      page.locator('.quick-stats div', { hasText: 'Watching' }).locator('dd'),
-    ).toHaveText('1');
+    // The profile's statistics count it (Watch List).
+    await page.goto('/dashboard/my-profile');
+    await page.getByRole('tab', { name: 'Statistics' }).click();
+    await expect(page.locator('.stat-card', { hasText: 'Watch List' })).toContainText('1');
     await page.goto(`/auction/${auctionId}`);
     await expect(page.getByRole('button', { name: `Unwatch ${title}` })).toBeVisible();
   });

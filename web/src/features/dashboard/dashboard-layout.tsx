@@ -45,10 +45,6 @@ export const DashboardLayout = () => {
             <dt>Won Items</dt>
             <dd>{profile?.user.winnings.length ?? 0}</dd>
           </div>
-          <div>
-            <dt>Watching</dt>
-            <dd>{profile?.statistics.watchListCount ?? 0}</dd>
-          </div>
         </dl>
         <nav className="sidebar-nav">
           {entries.map((entry) => (
