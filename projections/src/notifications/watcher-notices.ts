@@ -117,7 +117,8 @@ export const watcherOutcome = async (
       );
     }
     case 'BidPlaced':
-    case 'BidEdited': {
+    case 'BidEdited':
+    case 'AutomaticBidPlaced': {
       if (event.data.endsAt === undefined || auction.watchersToldExtended === true)
         return { notices: [], auction: {} };
       const told = await tell(
@@ -137,6 +138,7 @@ export const watcherOutcome = async (
     case 'AuctionCancelled':
       return tell('watched-cancelled', `${title}, on your watchlist, was cancelled.`);
     case 'AuctionEdited':
+    case 'BidMaximumRaised':
     case 'BidRetracted':
       return { notices: [], auction: {} };
     default: {
