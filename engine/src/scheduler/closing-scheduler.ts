@@ -1,27 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import { AuctionEvent, SYSTEM_ACTOR, isoToMs, toIsoTime } from '@auction/contracts';
-import { type Clock, systemClock } from '../clock';
-import type { CommandBus } from '../command-bus/command-bus';
-import type { CommandRouter } from '../command-bus/command-router';
-import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store';
+import { AuctionEvent, isoToMs } from '@auction/contracts';
+import type { RecordedEvent } from '../event-store/event-store';
+import { DueScheduler, type DueSchedulerOptions } from './due-scheduler';
 
-export interface ClosingSchedulerOptions {
-  readonly store: EventStore;
-  readonly bus: CommandBus;
-  /**
-   * Which auctions are this node's to close (in a cluster, those on the partitions it owns); all
-   * by default. When what it owns changes, the auctions it took over that are overdue close at once.
-   */
-  readonly ownership?: Pick<CommandRouter, 'owns' | 'onOwnershipChange'>;
-  readonly clock?: Clock;
-  /** Wait before retrying a close that failed for lack of the store. */
-  readonly retryMs?: number;
-  readonly onError?: (error: unknown, auctionId: string) => void;
-}
+export type ClosingSchedulerOptions = DueSchedulerOptions;
 
 const LIFECYCLE = ['AuctionCreated', 'AuctionEdited', 'AuctionCancelled', 'AuctionClosed'] as const;
-/** setTimeout's longest delay; later deadlines are reached in hops. */
-const MAX_DELAY_MS = 2_147_483_647;
 
 /**
  * Closes every auction at its end time by sending CloseAuction through the command bus (closing is
@@ -29,33 +12,11 @@ const MAX_DELAY_MS = 2_147_483_647;
  * start closes every auction whose end passed while the process was down. In a cluster every node
  * follows every auction, and closes those it owns.
  */
-export class ClosingScheduler {
+export class ClosingScheduler extends DueScheduler {
   private readonly open = new Map<string, number>();
-  private readonly closing = new Set<string>();
-  private readonly clock: Clock;
-  private readonly retryMs: number;
-  private subscription: Subscription | undefined;
-  private stopListening: (() => void) | undefined;
-  private timer: unknown;
-  private timerAt = Infinity;
-  private stopped = false;
-  private inFlight = new Set<Promise<void>>();
 
-  constructor(private readonly options: ClosingSchedulerOptions) {
-    this.clock = options.clock ?? systemClock;
-    this.retryMs = options.retryMs ?? 1000;
-  }
-
-  /** Resolves once history is read and every overdue auction has been closed (or tried). */
-  async start(): Promise<void> {
-    this.subscription = this.options.store.subscribe({
-      eventTypes: LIFECYCLE,
-      onEvents: (events) => this.apply(events),
-      onError: (error) => this.options.onError?.(error, '*'),
-    });
-    await this.subscription.caughtUp;
-    this.stopListening = this.options.ownership?.onOwnershipChange(() => void this.closeDue());
-    await this.closeDue();
+  constructor(options: ClosingSchedulerOptions) {
+    super(options, LIFECYCLE);
   }
 
   /** Auctions the scheduler will close, with their end times (ms). */
@@ -63,25 +24,12 @@ export class ClosingScheduler {
     return this.open;
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.stopListening?.();
-    this.clock.clearTimeout(this.timer);
-    await this.subscription?.close();
-    await Promise.allSettled([...this.inFlight]);
-  }
-
   /** Closes every auction whose end time has come; resolves when those closes are settled. */
-  async closeDue(): Promise<void> {
-    const now = this.clock.now();
-    const due = [...this.open].filter(
-      ([id, endsAt]) => endsAt <= now && !this.closing.has(id) && this.owns(id),
-    );
-    await Promise.allSettled(due.map(([id]) => this.track(this.close(id))));
-    this.arm();
+  closeDue(): Promise<void> {
+    return this.sendDue();
   }
 
-  private apply(events: readonly RecordedEvent[]): void {
+  protected follow(events: readonly RecordedEvent[]): void {
     for (const recorded of events) {
       const parsed = AuctionEvent.safeParse({ type: recorded.type, data: recorded.data });
       if (!parsed.success) continue;
@@ -112,22 +60,14 @@ export class ClosingScheduler {
         }
       }
     }
-    this.arm();
   }
 
-  private async close(auctionId: string): Promise<void> {
-    this.closing.add(auctionId);
-    let retryAfter: number | undefined;
+  protected async send(auctionId: string): Promise<void> {
     try {
       const outcome = await this.options.bus.send({
         type: 'CloseAuction',
         data: { auctionId },
-        metadata: {
-          commandId: randomUUID(),
-          correlationId: randomUUID(),
-          actorId: SYSTEM_ACTOR,
-          at: toIsoTime(this.clock.now()),
-        },
+        metadata: this.systemMetadata(),
       });
       if (outcome.ok) {
         if (outcome.status !== 'Live') this.open.delete(auctionId);
@@ -145,35 +85,7 @@ export class ClosingScheduler {
       }
     } catch (error) {
       this.options.onError?.(error, auctionId);
-      retryAfter = this.clock.now() + this.retryMs;
-    } finally {
-      this.closing.delete(auctionId);
+      if (this.open.has(auctionId)) this.open.set(auctionId, this.clock.now() + this.retryMs);
     }
-    if (retryAfter !== undefined && this.open.has(auctionId)) this.open.set(auctionId, retryAfter);
-  }
-
-  private arm(): void {
-    if (this.stopped) return;
-    let earliest = Infinity;
-    for (const [id, endsAt] of this.open)
-      if (endsAt < earliest && !this.closing.has(id) && this.owns(id)) earliest = endsAt;
-    if (earliest === this.timerAt) return;
-    this.clock.clearTimeout(this.timer);
-    this.timerAt = earliest;
-    if (earliest === Infinity) return;
-    const delay = Math.min(Math.max(0, earliest - this.clock.now()), MAX_DELAY_MS);
-    this.timer = this.clock.setTimeout(() => {
-      this.timerAt = Infinity;
-      void this.closeDue();
-    }, delay);
-  }
-
-  private owns(auctionId: string): boolean {
-    return this.options.ownership?.owns(auctionId) ?? true;
-  }
-
-  private track(work: Promise<void>): Promise<void> {
-    this.inFlight.add(work);
-    return work.finally(() => this.inFlight.delete(work));
   }
 }

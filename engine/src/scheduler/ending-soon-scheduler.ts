@@ -1,21 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import { AuctionEvent, SYSTEM_ACTOR, isoToMs, rules, toIsoTime } from '@auction/contracts';
-import { type Clock, systemClock } from '../clock';
-import type { CommandBus } from '../command-bus/command-bus';
-import type { CommandRouter } from '../command-bus/command-router';
-import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store';
+import { AuctionEvent, isoToMs, rules } from '@auction/contracts';
+import type { RecordedEvent } from '../event-store/event-store';
+import { DueScheduler, type DueSchedulerOptions } from './due-scheduler';
 
-export interface EndingSoonSchedulerOptions {
-  readonly store: EventStore;
-  readonly bus: CommandBus;
-  /** Which auctions are this node's (in a cluster, those on the partitions it owns); all by default. */
-  readonly ownership?: Pick<CommandRouter, 'owns' | 'onOwnershipChange'>;
-  readonly clock?: Clock;
+export interface EndingSoonSchedulerOptions extends DueSchedulerOptions {
   /** How long before the end watchers hear of it; `rules.endingSoonLeadMs` by default. */
   readonly leadMs?: number;
-  /** Wait before retrying a command that failed for lack of the store. */
-  readonly retryMs?: number;
-  readonly onError?: (error: unknown, auctionId: string) => void;
 }
 
 const FOLLOWED = [
@@ -25,8 +14,6 @@ const FOLLOWED = [
   'AuctionClosed',
   'AuctionEndingSoon',
 ] as const;
-/** setTimeout's longest delay; later deadlines are reached in hops. */
-const MAX_DELAY_MS = 2_147_483_647;
 
 interface Due {
   /** When to announce (ms): the end minus the lead. */
@@ -45,36 +32,14 @@ interface Due {
  * auction created with less than the lead left is not announced (nobody could watch it before),
  * unless the seller moves its end.
  */
-export class EndingSoonScheduler {
+export class EndingSoonScheduler extends DueScheduler {
   private readonly due = new Map<string, Due>();
   private readonly open = new Set<string>();
-  private readonly sending = new Set<string>();
-  private readonly clock: Clock;
   private readonly leadMs: number;
-  private readonly retryMs: number;
-  private subscription: Subscription | undefined;
-  private stopListening: (() => void) | undefined;
-  private timer: unknown;
-  private timerAt = Infinity;
-  private stopped = false;
-  private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(private readonly options: EndingSoonSchedulerOptions) {
-    this.clock = options.clock ?? systemClock;
+  constructor(options: EndingSoonSchedulerOptions) {
+    super(options, FOLLOWED);
     this.leadMs = options.leadMs ?? rules.endingSoonLeadMs;
-    this.retryMs = options.retryMs ?? 1000;
-  }
-
-  /** Resolves once history is read and what is due has been announced (or tried). */
-  async start(): Promise<void> {
-    this.subscription = this.options.store.subscribe({
-      eventTypes: FOLLOWED,
-      onEvents: (events) => this.apply(events),
-      onError: (error) => this.options.onError?.(error, '*'),
-    });
-    await this.subscription.caughtUp;
-    this.stopListening = this.options.ownership?.onOwnershipChange(() => void this.announceDue());
-    await this.announceDue();
   }
 
   /** Auctions still to announce, with when (ms). */
@@ -82,24 +47,14 @@ export class EndingSoonScheduler {
     return new Map([...this.due].map(([id, due]) => [id, due.at]));
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.stopListening?.();
-    this.clock.clearTimeout(this.timer);
-    await this.subscription?.close();
-    await Promise.allSettled([...this.inFlight]);
+  /** Announces every auction whose time has come; resolves when those commands are settled. */
+  announceDue(): Promise<void> {
+    return this.sendDue();
   }
 
-  /** Announces every auction whose time has come; resolves when those commands are settled. */
-  async announceDue(): Promise<void> {
-    const now = this.clock.now();
-    const ready: string[] = [];
-    for (const [id, due] of this.due) {
-      if (due.endsAt <= now) this.due.delete(id);
-      else if (due.at <= now && !this.sending.has(id) && this.owns(id)) ready.push(id);
-    }
-    await Promise.allSettled(ready.map((id) => this.track(this.announce(id))));
-    this.arm();
+  /** Past its end, an auction is not announced any more (closing comes next). */
+  protected override forget(now: number): void {
+    for (const [id, due] of this.due) if (due.endsAt <= now) this.due.delete(id);
   }
 
   private setEnd(auctionId: string, endsAt: string): void {
@@ -107,7 +62,7 @@ export class EndingSoonScheduler {
     this.due.set(auctionId, { at: end - this.leadMs, endsAt: end });
   }
 
-  private apply(events: readonly RecordedEvent[]): void {
+  protected follow(events: readonly RecordedEvent[]): void {
     for (const recorded of events) {
       const parsed = AuctionEvent.safeParse({ type: recorded.type, data: recorded.data });
       if (!parsed.success) continue;
@@ -127,22 +82,15 @@ export class EndingSoonScheduler {
         this.due.delete(data.auctionId);
       }
     }
-    this.arm();
   }
 
-  private async announce(auctionId: string): Promise<void> {
-    this.sending.add(auctionId);
+  protected async send(auctionId: string): Promise<void> {
     let retry = false;
     try {
       const outcome = await this.options.bus.send({
         type: 'AnnounceEndingSoon',
         data: { auctionId },
-        metadata: {
-          commandId: randomUUID(),
-          correlationId: randomUUID(),
-          actorId: SYSTEM_ACTOR,
-          at: toIsoTime(this.clock.now()),
-        },
+        metadata: this.systemMetadata(),
       });
       const endsAt = outcome.ok ? undefined : outcome.rejection.details?.endsAt;
       // Too early: a soft close moved the end (bids are not followed here); wait for the new one.
@@ -157,35 +105,8 @@ export class EndingSoonScheduler {
     } catch (error) {
       this.options.onError?.(error, auctionId);
       retry = true;
-    } finally {
-      this.sending.delete(auctionId);
     }
     const due = this.due.get(auctionId);
     if (retry && due) this.due.set(auctionId, { ...due, at: this.clock.now() + this.retryMs });
-  }
-
-  private arm(): void {
-    if (this.stopped) return;
-    let earliest = Infinity;
-    for (const [id, due] of this.due)
-      if (due.at < earliest && !this.sending.has(id) && this.owns(id)) earliest = due.at;
-    if (earliest === this.timerAt) return;
-    this.clock.clearTimeout(this.timer);
-    this.timerAt = earliest;
-    if (earliest === Infinity) return;
-    const delay = Math.min(Math.max(0, earliest - this.clock.now()), MAX_DELAY_MS);
-    this.timer = this.clock.setTimeout(() => {
-      this.timerAt = Infinity;
-      void this.announceDue();
-    }, delay);
-  }
-
-  private owns(auctionId: string): boolean {
-    return this.options.ownership?.owns(auctionId) ?? true;
-  }
-
-  private track(work: Promise<void>): Promise<void> {
-    this.inFlight.add(work);
-    return work.finally(() => this.inFlight.delete(work));
   }
 }
