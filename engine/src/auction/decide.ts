@@ -19,7 +19,7 @@ import {
 } from '@auction/contracts';
 import type { AuctionState, Decision } from './decider-types';
 import { evolve } from './evolve';
-import { automaticBid, buyNowOpen, proxyRanking } from './proxy';
+import { automaticBid, buyNowOpen, rankAll } from './proxy';
 import { announceEndingSoon } from './ending-soon';
 
 const accept = (...events: AuctionEvent[]): Decision => ({ ok: true, events });
@@ -310,12 +310,13 @@ const retractBid = ({ data, metadata }: RetractBid, state: AuctionState, now: st
   // then lifts it to its proxy price when the remaining maxima call for more).
   const next =
     state.leadingBidId === bid.bidId
-      ? proxyRanking({ ...state, bids: state.bids.set(bid.bidId, { ...bid, retracted: true }) })
+      ? state.bids.get(
+          rankAll(state.bids.set(bid.bidId, { ...bid, retracted: true })).rankFirst ?? '',
+        )
       : null;
-  const currentBid =
-    state.leadingBidId === bid.bidId ? (next?.leader.amount ?? 0) : state.currentBid;
+  const currentBid = state.leadingBidId === bid.bidId ? (next?.amount ?? 0) : state.currentBid;
   const leadingBidId =
-    state.leadingBidId === bid.bidId ? (next?.leader.bidId ?? null) : state.leadingBidId;
+    state.leadingBidId === bid.bidId ? (next?.bidId ?? null) : state.leadingBidId;
   return acceptWithProxies(state, now, {
     type: 'BidRetracted',
     data: {

@@ -40,6 +40,9 @@ export interface AuctionState {
   readonly buyNowPrice: number | null;
   /** How many maxima have been set: the next one's `maxSeq`. */
   readonly maxSeq: number;
+  /** The standing bid that ranks first by maximum (earlier on equal ones), and the second. */
+  readonly rankFirst: string | null;
+  readonly rankSecond: string | null;
   /** The end `AuctionEndingSoon` was last announced for (watchlist), null: never. */
   readonly endingSoonFor: string | null;
   /** Every bid ever placed, retracted ones kept and marked (persistent map: cheap to evolve). */

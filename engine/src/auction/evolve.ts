@@ -1,5 +1,6 @@
 import type { AuctionEvent } from '@auction/contracts';
 import type { AuctionState, BidState } from './decider-types';
+import { rankRaised, rankRetracted } from './proxy';
 import { endingSoonAnnounced } from './ending-soon';
 
 const patchBid = (state: AuctionState, bidId: string, patch: Partial<BidState>) => {
@@ -9,6 +10,24 @@ const patchBid = (state: AuctionState, bidId: string, patch: Partial<BidState>) 
 
 /** `(state, event) → state`: pure, total over valid histories. */
 export const evolve = (state: AuctionState, event: AuctionEvent): AuctionState => {
+  const next = fold1(state, event);
+  // The proxy ranking follows every maximum set and every retraction.
+  switch (event.type) {
+    case 'BidPlaced':
+    case 'BidMaximumRaised':
+      return { ...next, ...rankRaised(next, event.data.bidId) };
+    case 'BidEdited':
+      return next.maxSeq === state.maxSeq
+        ? next
+        : { ...next, ...rankRaised(next, event.data.bidId) };
+    case 'BidRetracted':
+      return { ...next, ...rankRetracted(next, event.data.bidId) };
+    default:
+      return next;
+  }
+};
+
+const fold1 = (state: AuctionState, event: AuctionEvent): AuctionState => {
   switch (event.type) {
     case 'AuctionCreated': {
       const d = event.data;

@@ -5,22 +5,56 @@ import type { AuctionState, BidState } from './decider-types';
 const outranks = (a: BidState, b: BidState): boolean =>
   a.maxAmount > b.maxAmount || (a.maxAmount === b.maxAmount && a.maxSeq < b.maxSeq);
 
+/** The two standing bids that rank first, kept in the state so a decision never scans the bids. */
+export type Ranking = Pick<AuctionState, 'rankFirst' | 'rankSecond'>;
+
+/** The ranking of `bids` from scratch (after one of the two first was retracted). */
+export const rankAll = (bids: AuctionState['bids']): Ranking => {
+  let first: BidState | null = null;
+  let second: BidState | null = null;
+  for (const bid of bids.values()) {
+    if (bid.retracted) continue;
+    if (first === null || outranks(bid, first)) {
+      second = first;
+      first = bid;
+    } else if (second === null || outranks(bid, second)) {
+      second = bid;
+    }
+  }
+  return { rankFirst: first?.bidId ?? null, rankSecond: second?.bidId ?? null };
+};
+
+/**
+ * The ranking once `bidId` was placed or its maximum raised (`state` already holds it): a maximum
+ * only rises, so the bid can only move up; the first keeps its place if it is the one raised.
+ */
+export const rankRaised = (state: AuctionState, bidId: string): Ranking => {
+  const bid = state.bids.get(bidId);
+  const first = state.rankFirst === null ? undefined : state.bids.get(state.rankFirst);
+  const second = state.rankSecond === null ? undefined : state.bids.get(state.rankSecond);
+  if (bid === undefined || first?.bidId === bidId)
+    return { rankFirst: state.rankFirst, rankSecond: state.rankSecond };
+  if (first === undefined) return { rankFirst: bidId, rankSecond: null };
+  if (outranks(bid, first)) return { rankFirst: bidId, rankSecond: first.bidId };
+  if (second === undefined || second.bidId === bidId || outranks(bid, second))
+    return { rankFirst: first.bidId, rankSecond: bidId };
+  return { rankFirst: state.rankFirst, rankSecond: state.rankSecond };
+};
+
+/** The ranking once `bidId` was retracted (`state` already marks it). */
+export const rankRetracted = (state: AuctionState, bidId: string): Ranking =>
+  state.rankFirst === bidId || state.rankSecond === bidId
+    ? rankAll(state.bids)
+    : { rankFirst: state.rankFirst, rankSecond: state.rankSecond };
+
 /** The standing bid that leads by the proxy rules, and the best of the others (its rival). */
 export const proxyRanking = (
   state: AuctionState,
 ): { leader: BidState; rival: BidState | null } | null => {
-  let leader: BidState | null = null;
-  let rival: BidState | null = null;
-  for (const bid of state.bids.values()) {
-    if (bid.retracted) continue;
-    if (leader === null || outranks(bid, leader)) {
-      rival = leader;
-      leader = bid;
-    } else if (rival === null || outranks(bid, rival)) {
-      rival = bid;
-    }
-  }
-  return leader === null ? null : { leader, rival };
+  const leader = state.rankFirst === null ? undefined : state.bids.get(state.rankFirst);
+  if (leader === undefined) return null;
+  const rival = state.rankSecond === null ? undefined : state.bids.get(state.rankSecond);
+  return { leader, rival: rival ?? null };
 };
 
 /**

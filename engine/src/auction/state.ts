@@ -16,6 +16,8 @@ export const initialState: AuctionState = {
   reservePrice: null,
   buyNowPrice: null,
   maxSeq: 0,
+  rankFirst: null,
+  rankSecond: null,
   endingSoonFor: null,
   bids: ImmutableMap<string, BidState>(),
   currentBid: 0,
