@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, test, expect as vitestExpect } from 'vitest';
-import { registerThroughApi } from './support/api';
+import { apiAs, registerThroughApi } from './support/api';
 import { type Person, launchBrowser, newPerson, screenshot } from './support/browser';
 import { type Page, eventually, expect } from './support/expect';
 import { accountFor, createAuctionThroughApi } from './support/people';
@@ -138,13 +138,14 @@ describe('bidding with secret maxima, a reserve and Buy It Now, in a real browse
     await expect(page.getByRole('listitem').filter({ hasText: title })).toContainText('$300');
   }, 60_000);
 
-  test('the seller sets a reserve and a Buy It Now price in the create form', async () => {
+  test('the seller sets a reserve and a Buy It Now price in the create form, then lowers the reserve', async () => {
     const { page } = seller;
     onScreen = page;
+    const title = `Music box ${Date.now().toString(36)}`;
     await page.goto('/dashboard/create-auction');
     await page.getByLabel('Reserve price (optional)').fill('150');
     await page.getByLabel('Buy It Now price (optional)').fill('120');
-    await page.getByLabel('Title').fill(`Music box ${Date.now().toString(36)}`);
+    await page.getByLabel('Title').fill(title);
     await page.getByLabel('Description').fill('Swiss cylinder music box');
     await page.getByLabel('Category').selectOption({ label: 'Antiques' });
     await page.getByLabel('Starting Price').fill('100');
@@ -158,5 +159,20 @@ describe('bidding with secret maxima, a reserve and Buy It Now, in a real browse
     await page.getByLabel('Buy It Now price (optional)').fill('400');
     await page.getByRole('button', { name: 'Create Auction' }).click();
     await expect(page).toHaveURL(/\/dashboard\/my-auctions$/);
+
+    // The edit form shows the reserve to its seller, who lowers it.
+    await page.getByRole('link', { name: `Edit ${title}` }).click();
+    await expect(page.getByLabel('Reserve price (optional)')).toHaveValue('150');
+    await expect(page.getByLabel('Buy It Now price (optional)')).toHaveValue('400');
+    await page.getByLabel('Reserve price (optional)').fill('120');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/my-auctions$/);
+    const mine = (await apiAs(page, server.url, 'GET', '/auction/getAuctions')) as {
+      auctions: { _id: string; title: string }[];
+    };
+    const created = mine.auctions.find((auction) => auction.title === title);
+    await page.goto(`/auction/${created?._id ?? 'missing'}`);
+    await expect(page.getByText('Your reserve: $120')).toBeVisible();
+    await expect(page.getByText('Reserve not met', { exact: true })).toBeVisible();
   }, 60_000);
 });

@@ -159,11 +159,10 @@ const viewerOf = async (
   for (const bid of mine)
     if (best === null || (bid.maxAmount ?? bid.amount) > (best.maxAmount ?? best.amount))
       best = bid;
-  const reserve = auction.sellerId === viewerId ? (auction.reservePrice ?? null) : null;
   return {
     bidId: best?._id ?? null,
     maxBid: best === null ? null : centsToDollars(best.maxAmount ?? best.amount),
-    reservePrice: reserve === null ? null : centsToDollars(reserve),
+    reservePrice: auction.sellerId === viewerId ? sellerViewer(auction).reservePrice : null,
   };
 };
 
@@ -228,8 +227,27 @@ const auctionsPage = async (
     { where, orderBy: newestFirst },
     page,
   );
-  return { items: await toAuctionViews(store, users, imageUrl, docs, LIST_BIDS), nextCursor };
+  const items = await toAuctionViews(store, users, imageUrl, docs, LIST_BIDS);
+  // A seller's own list: each auction carries the reserve only its seller may see.
+  if (list === 'sellerAuctions')
+    return {
+      items: items.map((view, i) => ({ ...view, viewer: sellerViewer(docs[i]) })),
+      nextCursor,
+    };
+  return { items, nextCursor };
 };
+
+/** What the seller alone sees of their auction (they bid on none of their own). */
+const sellerViewer = (
+  auction: CatalogAuctionDoc | undefined,
+): NonNullable<AuctionView['viewer']> => ({
+  bidId: null,
+  maxBid: null,
+  reservePrice:
+    auction?.reservePrice === undefined || auction.reservePrice === null
+      ? null
+      : centsToDollars(auction.reservePrice),
+});
 
 /**
  * One page of the Live auctions, newest first (then by id), filtered by title substring and

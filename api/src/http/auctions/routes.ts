@@ -157,7 +157,7 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
     // A retry answered with the first outcome keeps the first image: this one goes.
     if (image !== null) await releaseAuctionImages(deps, auctionId, image);
     respond(res, 201, 'Auction Created', {
-      auction: (await detail(auctionId)) ?? (await createdView(outcome)),
+      auction: (await detail(auctionId, user.id)) ?? (await createdView(outcome)),
     });
   });
 
@@ -248,7 +248,7 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
     );
     if (imageChanged || uploaded !== null) await releaseAuctionImages(deps, auction._id, uploaded);
     respond(res, 200, 'Auction updated successfully!', {
-      auction: (await detail(auction._id)) ?? auction,
+      auction: (await detail(auction._id, user.id)) ?? auction,
     });
   });
 

@@ -49,13 +49,15 @@ export const OptionalPriceField = ({
   error,
   registration,
   hint,
-}: AuctionFieldProps & { label: string; hint: string }) => (
+  readOnly = false,
+}: AuctionFieldProps & { label: string; hint: string; readOnly?: boolean }) => (
   <Field id={id} label={label} error={error} hint={hint}>
     <input
       type="number"
       inputMode="decimal"
       min={1}
       step="0.01"
+      readOnly={readOnly}
       {...fieldAria(id, error, true)}
       {...registration}
     />

@@ -14,6 +14,7 @@ import {
   earliestEndDate,
   endDateField,
   fieldOfMessage,
+  optionalPriceField,
   startingPriceField,
   titleField,
 } from './auction-form';
@@ -22,6 +23,7 @@ import {
   AuctionFormActions,
   DescriptionField,
   EndDateField,
+  OptionalPriceField,
   StartingPriceField,
   TitleField,
 } from './auction-fields';
@@ -34,6 +36,8 @@ const editFormSchema = (originalDate: string) =>
     description: descriptionField,
     startingPrice: startingPriceField,
     auctionEndDate: endDateField(originalDate),
+    reservePrice: optionalPriceField('Reserve price'),
+    buyNowPrice: optionalPriceField('Buy It Now price'),
   });
 type EditAuctionForm = z.infer<ReturnType<typeof editFormSchema>>;
 
@@ -42,7 +46,12 @@ const valuesOf = (auction: AuctionView): EditAuctionForm => ({
   description: auction.description,
   startingPrice: String(auction.startingPrice),
   auctionEndDate: dateInputValue(auction.auctionEndTime),
+  // The seller's own list carries the reserve; Buy It Now shows while it is on offer.
+  reservePrice: priceText(auction.viewer?.reservePrice ?? null),
+  buyNowPrice: priceText(auction.buyNowPrice),
 });
+
+const priceText = (dollars: number | null): string => (dollars === null ? '' : String(dollars));
 
 const updateFailure = (error: unknown, refusal: { detail: string | null }): string => {
   if (!(error instanceof ApiError) || error.status === 0) return 'Error updating auction';
@@ -89,6 +98,11 @@ const EditForm = ({ auction }: { auction: AuctionView }) => {
     );
     if (photo) form.set('image', photo);
     else if (photoRemoved) form.set('removeImage', 'true');
+    // Only a price that changed is sent: empty removes it.
+    const original = valuesOf(auction);
+    if (values.reservePrice !== original.reservePrice)
+      form.set('reservePrice', values.reservePrice);
+    if (values.buyNowPrice !== original.buyNowPrice) form.set('buyNowPrice', values.buyNowPrice);
     const refusal: { detail: string | null } = { detail: null };
     const result = await withLoadingToast(() => auctionsApi.edit(auction._id, form), {
       success: 'Auction updated successfully!',
@@ -102,6 +116,8 @@ const EditForm = ({ auction }: { auction: AuctionView }) => {
             description: 'description',
             price: 'startingPrice',
             date: 'auctionEndDate',
+            reserve: 'reservePrice',
+            buyNow: 'buyNowPrice',
           } as const)
         : undefined;
       if (detail && field) setError(field, { message: detail }, { shouldFocus: true });
@@ -157,6 +173,31 @@ const EditForm = ({ auction }: { auction: AuctionView }) => {
           registration={register('auctionEndDate')}
           hint="A new date keeps the current time of day."
           min={minDate}
+        />
+      </div>
+      <div className="field-row">
+        <OptionalPriceField
+          id="edit-reserve"
+          label="Reserve price (optional)"
+          hint={
+            priceLocked
+              ? 'With bids placed, the reserve can only be lowered or removed.'
+              : 'Your secret minimum: bids below it cannot win. Empty: none.'
+          }
+          error={error('reservePrice')}
+          registration={register('reservePrice')}
+        />
+        <OptionalPriceField
+          id="edit-buy-now"
+          label="Buy It Now price (optional)"
+          hint={
+            priceLocked
+              ? 'The Buy It Now price cannot change once bids are placed.'
+              : 'Anyone may buy at this price and end the auction at once. Empty: none.'
+          }
+          error={error('buyNowPrice')}
+          registration={register('buyNowPrice')}
+          readOnly={priceLocked}
         />
       </div>
       <p className="field-hint">Category: {auction.category.name} (cannot be changed)</p>
