@@ -12,19 +12,12 @@ const patchBid = (state: AuctionState, bidId: string, patch: Partial<BidState>) 
 export const evolve = (state: AuctionState, event: AuctionEvent): AuctionState => {
   const next = fold1(state, event);
   // The proxy ranking follows every maximum set and every retraction.
-  switch (event.type) {
-    case 'BidPlaced':
-    case 'BidMaximumRaised':
-      return { ...next, ...rankRaised(next, event.data.bidId) };
-    case 'BidEdited':
-      return next.maxSeq === state.maxSeq
-        ? next
-        : { ...next, ...rankRaised(next, event.data.bidId) };
-    case 'BidRetracted':
-      return { ...next, ...rankRetracted(next, event.data.bidId) };
-    default:
-      return next;
-  }
+  if (event.type === 'BidPlaced' || event.type === 'BidMaximumRaised')
+    return { ...next, ...rankRaised(next, event.data.bidId) };
+  if (event.type === 'BidEdited' && next.maxSeq !== state.maxSeq)
+    return { ...next, ...rankRaised(next, event.data.bidId) };
+  if (event.type === 'BidRetracted') return { ...next, ...rankRetracted(next, event.data.bidId) };
+  return next;
 };
 
 const fold1 = (state: AuctionState, event: AuctionEvent): AuctionState => {
