@@ -1,8 +1,12 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import express from 'express';
 import { describe, expect, it } from 'vitest';
 import { mongoTestDatabases } from '../testing/mongo-test-databases';
 import { GridFsImageStore } from './gridfs-image-store';
 import { describeImageStoreContract } from './image-store.contract';
+import { UPLOADS_PATH } from './uploads';
 
 const url = process.env.MONGODB_URL;
 
@@ -60,5 +64,33 @@ describe.skipIf(!url)('GridFsImageStore (MONGODB_URL)', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await db.collection('images.chunks').countDocuments()).toBe(0);
     expect(await db.collection('images.files').countDocuments()).toBe(0);
+  });
+});
+
+describe.skipIf(!url)('GridFsImageStore serving a file removed under it (MONGODB_URL)', () => {
+  const mongo = mongoTestDatabases(url, 'auction_images_race_test');
+
+  it('answers 404, not a 200 cut off, when the chunks are gone by the time it reads them', async () => {
+    const dbName = mongo.freshDb();
+    const store = await GridFsImageStore.create(mongo.client(), dbName);
+    const imageUrl = await store.save(
+      Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.alloc(900, 7)]),
+    );
+    // The file found, its chunks already removed: as when an auction is cancelled mid-request.
+    await mongo.client().db(dbName).collection('images.chunks').deleteMany({});
+    const app = express();
+    app.use(UPLOADS_PATH, (req, res, next) => store.serve(req, res, next));
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      const res = await fetch(`http://127.0.0.1:${port}${imageUrl}`);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('etag')).toBeNull();
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      await store.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { type Collection, GridFSBucket, type MongoClient } from 'mongodb';
@@ -26,6 +26,9 @@ export interface GridFsImageStoreOptions {
  * and `serve` streams it from the bucket at the same `/uploads/<name>` URLs as the file store.
  * The client is shared: `close` leaves it open.
  */
+/** The headers set for a file about to be served, taken back when it turns out to be gone. */
+const SERVED_HEADERS = ['Content-Type', 'Cache-Control', 'ETag', 'Last-Modified', 'Content-Length'];
+
 export class GridFsImageStore implements ImageStore {
   readonly serve: RequestHandler;
 
@@ -134,7 +137,23 @@ export class GridFsImageStore implements ImageStore {
       res.end();
       return;
     }
-    // A client that goes away (or a failed read) ends both streams: nothing more to do.
-    await pipeline(this.bucket.openDownloadStream(file._id), res).catch(() => undefined);
+    // Its first chunk read before the answer is committed to: a file removed since it was found
+    // (its auction cancelled a moment ago) is a 404, not a connection cut after a 200.
+    const download = this.bucket.openDownloadStream(file._id);
+    const chunks = download[Symbol.asyncIterator]() as AsyncIterator<Buffer, undefined>;
+    const first = await chunks.next().catch(() => undefined);
+    if (first === undefined || (first.done === true && file.length > 0)) {
+      await chunks.return?.();
+      for (const header of SERVED_HEADERS) res.removeHeader(header);
+      notFound(req, res, next);
+      return;
+    }
+    async function* body() {
+      if (first?.done === false) yield first.value;
+      for (let next = await chunks.next(); next.done !== true; next = await chunks.next())
+        yield next.value;
+    }
+    // A client that goes away (or a failed read later on) ends both streams: nothing more to do.
+    await pipeline(Readable.from(body()), res).catch(() => undefined);
   }
 }
