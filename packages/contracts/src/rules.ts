@@ -1,8 +1,10 @@
 import { DAY_MS } from './time';
 
 /**
- * Business constants shared by the decider, the API and the web app. How much a bid must beat the
- * current price by is the increment table (`increments.ts`).
+ * Business constants, read by the decider and the ending-soon scheduler (engine), the API (the soft
+ * close of new auctions), the web app (the create form's latest end date) and the testkit's
+ * reference model and arbitraries. How much a bid must beat the current price by is the increment
+ * table (`increments.ts`).
  */
 export const rules = {
   /** $100 */

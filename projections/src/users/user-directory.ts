@@ -14,7 +14,10 @@ export const deletedUser = (id: string): PublicUser => ({
   image: null,
 });
 
-/** The minimal account record the read side needs, until the API's account store owns it. */
+/**
+ * The minimal account record a directory kept in the read store holds. The server's directory is
+ * the API's account store; this one serves the tests that run the read side without one.
+ */
 export interface AccountRecord {
   readonly _id: string;
   readonly firstName: string;
