@@ -5,7 +5,7 @@ export default defineConfig({
   root: import.meta.dirname,
   test: {
     name: 'api-resilience',
-    include: ['src/resilience/**/*.spec.ts'],
+    include: ['src/resilience/**/*.resilience.spec.ts'],
     testTimeout: 600_000,
     hookTimeout: 120_000,
   },

@@ -22,8 +22,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { auctionStream, minimumRaise } from '@auction/contracts';
-import { AuctionActor, Engine, SqliteEventStore } from '../src/index';
-import { raises } from '../src/test-support/commands';
+import { Engine, SqliteEventStore } from '../src/index';
+import { AuctionActor } from '../src/auction/actor';
+import { raises } from '../src/testing/commands';
 import { EVENTS_SCHEMA } from '../src/event-store/sqlite-event-store';
 
 const { values } = parseArgs({

@@ -2,7 +2,7 @@ import { categoryStream, userStream } from '@auction/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyChain } from './chain/hash-chain';
 import { Engine } from './engine';
-import { tempSqliteStore } from './test-support/stores';
+import { tempSqliteStore } from './testing/stores';
 
 const AT = '2026-01-01T00:00:00.000Z';
 const metadata = (commandId: string) => ({

@@ -17,6 +17,7 @@ export type {
   Write,
 } from './read-store/read-store';
 export { SqliteReadStore, type SqliteReadStoreOptions } from './read-store/sqlite-read-store';
+export { openSqlite, type SqliteOpenOptions } from './read-store/sqlite-connection';
 export { MongoReadStore, type MongoReadStoreOptions } from './read-store/mongo-read-store';
 export type { Projection, ProjectedEvent, UnitOfWork } from './runner/projection';
 export {
@@ -30,7 +31,6 @@ export {
 export {
   type UserDirectory,
   type AccountRecord,
-  ReadStoreUserDirectory,
   deletedUser,
   accountsCollection,
 } from './users/user-directory';

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { DomainError, type PublicUser, rejection } from '@auction/contracts';
-import { deletedUser } from '@auction/projections';
+import { deletedUser, openSqlite } from '@auction/projections';
 import { type Account, type NewAccount, type Role, normaliseEmail, publicUser } from './account';
 import type { AccountStore } from './account-store';
 import { closeSqlite, dataVersion, pingSqlite, settle } from '../sqlite-store';
@@ -69,11 +69,11 @@ export class SqliteAccountStore implements AccountStore {
   private scrubbing: NodeJS.Timeout | undefined;
 
   constructor(filename: string) {
-    this.db = new Database(filename);
-    this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
-    this.db.pragma('secure_delete = ON');
+    this.db = openSqlite(filename, {
+      synchronous: 'FULL',
+      busyTimeoutMs: BUSY_TIMEOUT_MS,
+      secureDelete: true,
+    });
     this.db.exec(`CREATE TABLE IF NOT EXISTS accounts (
       id TEXT PRIMARY KEY,
       first_name TEXT NOT NULL,

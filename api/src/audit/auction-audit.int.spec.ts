@@ -1,6 +1,7 @@
 import type { AuctionCommand } from '@auction/contracts';
 import { Engine, SqliteEventStore } from '@auction/engine';
-import { ReadStoreUserDirectory, SqliteReadStore } from '@auction/projections';
+import { SqliteReadStore } from '@auction/projections';
+import { ReadStoreUserDirectory } from '@auction/projections/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recordCommands } from '@auction/engine/testing';
 import { AuctionAudit } from './auction-audit';

@@ -8,7 +8,8 @@ import {
   toIsoTime,
 } from '@auction/contracts';
 import { type AuctionState, SqliteEventStore, evolve, initialState } from '@auction/engine';
-import { ReadStoreUserDirectory, SqliteReadStore } from '@auction/projections';
+import { SqliteReadStore } from '@auction/projections';
+import { ReadStoreUserDirectory } from '@auction/projections/testing';
 import { timelineArbitrary } from '@auction/testkit';
 import { recordCommands } from '@auction/engine/testing';
 import { AuctionAudit } from './auction-audit';

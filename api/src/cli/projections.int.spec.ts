@@ -5,13 +5,8 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Engine } from '@auction/engine';
-import {
-  SqliteReadStore,
-  auctionDetail,
-  catalogAuctions,
-  catalogBids,
-  ReadStoreUserDirectory,
-} from '@auction/projections';
+import { SqliteReadStore, auctionDetail, catalogAuctions, catalogBids } from '@auction/projections';
+import { ReadStoreUserDirectory } from '@auction/projections/testing';
 import { loadConfig } from '../config';
 import { openLogAndReadModels } from '../stores';
 

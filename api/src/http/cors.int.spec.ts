@@ -2,14 +2,7 @@ import type { AuctionView } from '@auction/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type TestClient, PNG_1X1, type TestServer, startTestServer } from '../testing/test-server';
 import { signUpAndLogIn } from '../testing/fixtures';
-import {
-  auctionEvents,
-  closeProbes,
-  connect,
-  eventually,
-  probe,
-  watch,
-} from '../realtime/realtime-testing';
+import { auctionEvents, closeProbes, connect, eventually, probe, watch } from '../testing/realtime';
 
 /** A client page served elsewhere: the API's `CORS_ORIGINS` names it. */
 const CLIENT = 'http://client.example.test:8080';

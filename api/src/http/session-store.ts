@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSqlite } from '@auction/projections';
 import session from 'express-session';
 import { closeSqlite, dataVersion, pingSqlite, settle } from '../sqlite-store';
 
@@ -54,11 +55,8 @@ export class SqliteSessionStore extends session.Store implements UserSessionStor
     private readonly now: () => number = Date.now,
   ) {
     super();
-    this.db = new Database(filename);
-    this.db.pragma('busy_timeout = 5000');
-    this.db.pragma('journal_mode = WAL');
     // A session lost to a power cut only means logging in again: no fsync per request.
-    this.db.pragma('synchronous = NORMAL');
+    this.db = openSqlite(filename, { synchronous: 'NORMAL' });
     this.db.exec(`CREATE TABLE IF NOT EXISTS sessions (
       sid TEXT PRIMARY KEY,
       user_id TEXT,

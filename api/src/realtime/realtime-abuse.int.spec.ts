@@ -28,7 +28,7 @@ import {
   range,
   revisionsOf,
   watch,
-} from './realtime-testing';
+} from '../testing/realtime';
 
 /**
  * A client that asks too much of the gateway (issue 15, replay floods): a watch from far behind

@@ -14,7 +14,7 @@ import {
   logIn,
   notifications,
   placeBid,
-} from './realtime-testing';
+} from '../testing/realtime';
 
 /**
  * Two nodes of a cluster (`KAFKA_BROKERS`, one MongoDB database, one DATA_DIR): a user's sockets

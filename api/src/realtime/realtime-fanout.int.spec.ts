@@ -26,7 +26,7 @@ import {
   range,
   revisionsOf,
   watch,
-} from './realtime-testing';
+} from '../testing/realtime';
 
 /**
  * The gateway's cost per event (one encoding per room, profiles cached, one fold per auction)

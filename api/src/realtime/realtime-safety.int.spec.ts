@@ -20,7 +20,7 @@ import {
   probe,
   revisionsOf,
   watch,
-} from './realtime-testing';
+} from '../testing/realtime';
 
 let server: TestServer;
 let seller: TestUser;

@@ -16,7 +16,7 @@ import {
   range,
   revisionsOf,
   watch,
-} from './realtime-testing';
+} from '../testing/realtime';
 
 let server: TestServer;
 let seller: TestUser;

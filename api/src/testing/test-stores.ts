@@ -6,7 +6,7 @@ import { MongoClient } from 'mongodb';
  * MongoDB when `TEST_STORES=mongodb` (with `MONGODB_URL`), each server in a database of its own.
  * The returned settings always name both distributed stores and the Kafka brokers, blank for "not
  * used", so a setting in the test runner's own environment never leaks into a server or a
- * command-line child (a cluster is what `cluster.spec.ts` builds on purpose).
+ * command-line child (a cluster is what `cluster.resilience.spec.ts` builds on purpose).
  */
 export const testStoreEnv = (): Record<string, string> => {
   const choice = process.env.TEST_STORES ?? 'embedded';

@@ -2,9 +2,9 @@ import { auctionStream } from '@auction/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuctionActorRegistry } from '../auction/actor-registry';
 import { Engine } from '../engine';
-import { T0, createAuction, iso, placeBid, retractBid } from '../test-support/commands';
-import { ManualClock } from '../test-support/manual-clock';
-import { tempSqliteStore } from '../test-support/stores';
+import { T0, createAuction, iso, placeBid, retractBid } from '../testing/commands';
+import { ManualClock } from '../testing/manual-clock';
+import { tempSqliteStore } from '../testing/stores';
 import { AccountClosures } from './account-closures';
 
 const LEAVER = 'leaver';

@@ -3,10 +3,10 @@ import { type AuctionCommand, auctionStream, type ErrorCode } from '@auction/con
 import { createCategory, seedFixedCategories } from '../category/categories';
 import { verifyChain } from '../chain/hash-chain';
 import type { CommandOutcome } from '../command-bus/command-bus';
-import { T0, closeAuction, createAuction, iso, placeBid, raises } from '../test-support/commands';
-import { InstrumentedStore, gate } from '../test-support/instrumented-store';
-import { ManualClock } from '../test-support/manual-clock';
-import { tempSqliteStore } from '../test-support/stores';
+import { T0, closeAuction, createAuction, iso, placeBid, raises } from '../testing/commands';
+import { InstrumentedStore, gate } from '../testing/instrumented-store';
+import { ManualClock } from '../testing/manual-clock';
+import { tempSqliteStore } from '../testing/stores';
 import { AuctionActorRegistry } from './actor-registry';
 
 const A = 'auction-1';

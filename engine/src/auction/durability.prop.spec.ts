@@ -5,8 +5,8 @@ import { seedFixedCategories } from '../category/categories';
 import { verifyChain } from '../chain/hash-chain';
 import type { CommandOutcome } from '../command-bus/command-bus';
 import type { SqliteEventStore } from '../event-store/sqlite-event-store';
-import { T0, createAuction, iso, placeBid } from '../test-support/commands';
-import { tempSqliteStore } from '../test-support/stores';
+import { T0, createAuction, iso, placeBid } from '../testing/commands';
+import { tempSqliteStore } from '../testing/stores';
 import { AuctionActorRegistry } from './actor-registry';
 
 const A = 'durable';

@@ -1,6 +1,6 @@
 export { decide } from './decide';
 export { evolve, fold } from './evolve';
-export { initialState, highestActiveBid, stateToJSON } from './state';
+export { initialState, stateToJSON } from './state';
 export type { AuctionState, AuctionStatus, BidState, Decision } from './decider-types';
 export { AuctionActor, type ActorOptions, type Snapshot } from './actor';
 export { AuctionActorRegistry, type RegistryOptions } from './actor-registry';

@@ -28,16 +28,6 @@ export const initialState: AuctionState = {
   boughtNow: false,
 };
 
-/** The highest non-retracted bid other than `excludeBidId`, or null. */
-export const highestActiveBid = (state: AuctionState, excludeBidId?: string): BidState | null => {
-  let best: BidState | null = null;
-  for (const bid of state.bids.values()) {
-    if (bid.retracted || bid.bidId === excludeBidId) continue;
-    if (best === null || bid.amount > best.amount) best = bid;
-  }
-  return best;
-};
-
 /** A plain-data view of the state, for comparisons and logs. */
 export const stateToJSON = (state: AuctionState) => ({
   ...state,

@@ -9,7 +9,7 @@ import {
 import { genesisHash, verifyChain } from '../chain/hash-chain';
 import { sealEvents } from '../chain/seal';
 import type { EventStore } from '../event-store/event-store';
-import { tempSqliteStore } from '../test-support/stores';
+import { tempSqliteStore } from '../testing/stores';
 import { type CreateCategoryCommand, createCategory, seedFixedCategories } from './categories';
 
 const AT = '2026-01-01T00:00:00.000Z';

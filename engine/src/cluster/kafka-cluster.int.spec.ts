@@ -7,8 +7,8 @@ import { seedFixedCategories } from '../category/categories';
 import { verifyChain } from '../chain/hash-chain';
 import type { CommandOutcome } from '../command-bus/command-bus';
 import type { EventStore } from '../event-store/event-store';
-import { T0, createAuction, iso, placeBid } from '../test-support/commands';
-import { tempSqliteStore } from '../test-support/stores';
+import { T0, createAuction, iso, placeBid } from '../testing/commands';
+import { tempSqliteStore } from '../testing/stores';
 import { KafkaCluster, type KafkaClusterOptions } from './kafka-cluster';
 import { partitionOf } from './partitioner';
 

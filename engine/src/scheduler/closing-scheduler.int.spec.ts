@@ -3,9 +3,9 @@ import { auctionStream } from '@auction/contracts';
 import { AuctionActorRegistry } from '../auction/actor-registry';
 import { seedFixedCategories } from '../category/categories';
 import type { CommandBus } from '../command-bus/command-bus';
-import { T0, createAuction, iso, placeBid } from '../test-support/commands';
-import { ManualClock } from '../test-support/manual-clock';
-import { tempSqliteStore } from '../test-support/stores';
+import { T0, createAuction, iso, placeBid } from '../testing/commands';
+import { ManualClock } from '../testing/manual-clock';
+import { tempSqliteStore } from '../testing/stores';
 import { ClosingScheduler, type ClosingSchedulerOptions } from './closing-scheduler';
 
 const HOUR = 3_600_000;

@@ -3,9 +3,9 @@ import fc from 'fast-check';
 import { auctionStream, minimumRaise } from '@auction/contracts';
 import { AuctionActorRegistry } from '../auction/actor-registry';
 import { seedFixedCategories } from '../category/categories';
-import { T0, createAuction, iso, placeBid } from '../test-support/commands';
-import { ManualClock } from '../test-support/manual-clock';
-import { tempSqliteStore } from '../test-support/stores';
+import { T0, createAuction, iso, placeBid } from '../testing/commands';
+import { ManualClock } from '../testing/manual-clock';
+import { tempSqliteStore } from '../testing/stores';
 import { ClosingScheduler } from './closing-scheduler';
 
 const numRuns = Math.max(10, Math.round(Number(process.env.FC_NUM_RUNS ?? 300) / 10));

@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSqlite } from './sqlite-connection';
 import {
   indexesOf,
   reservedCollectionNames,
@@ -107,13 +108,12 @@ export class SqliteReadStore implements ReadStore {
   private readonly puts = new Map<string, Put>();
 
   constructor(options: SqliteReadStoreOptions) {
-    this.db = new Database(options.filename);
-    this.db.pragma('busy_timeout = 5000');
-    this.db.pragma('journal_mode = WAL');
     // Read models are rebuilt from the event log, so NORMAL durability is enough.
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('cache_size = -65536');
-    this.db.pragma('wal_autocheckpoint = 10000');
+    this.db = openSqlite(options.filename, {
+      synchronous: 'NORMAL',
+      cacheMiB: 64,
+      walAutocheckpoint: 10_000,
+    });
     this.db.function('fold', { deterministic: true }, (value: unknown) =>
       typeof value === 'string' ? fold(value) : null,
     );

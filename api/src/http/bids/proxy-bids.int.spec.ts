@@ -1,12 +1,6 @@
 import type { AuctionView } from '@auction/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  auctionEvents,
-  closeProbes,
-  connect,
-  eventually,
-  watch,
-} from '../../realtime/realtime-testing';
+import { auctionEvents, closeProbes, connect, eventually, watch } from '../../testing/realtime';
 import {
   type TestUser,
   createAuctionOverHttp,

@@ -6,8 +6,8 @@ import {
 } from '@auction/contracts';
 import { type Socket, io } from 'socket.io-client';
 import { expect, vi } from 'vitest';
-import type { TestUser } from '../testing/fixtures';
-import type { TestResponse, TestServer } from '../testing/test-server';
+import type { TestUser } from './fixtures';
+import type { TestResponse, TestServer } from './test-server';
 
 /** Test support for the realtime gateway: real socket.io-client connections to a test server. */
 

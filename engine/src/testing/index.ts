@@ -1,10 +1,10 @@
 import { type AuctionCommand, type AuctionEvent, auctionStream } from '@auction/contracts';
-import { decide } from './auction/decide';
-import { evolve } from './auction/evolve';
-import { initialState } from './auction/state';
-import { genesisHash } from './chain/hash-chain';
-import { sealEvents } from './chain/seal';
-import type { EventStore } from './event-store/event-store';
+import { decide } from '../auction/decide';
+import { evolve } from '../auction/evolve';
+import { initialState } from '../auction/state';
+import { genesisHash } from '../chain/hash-chain';
+import { sealEvents } from '../chain/seal';
+import type { EventStore } from '../event-store/event-store';
 
 /**
  * Test support for other workspaces: decides commands for one auction with the real decider and
