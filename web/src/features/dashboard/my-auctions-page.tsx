@@ -1,12 +1,11 @@
 import type { AuctionView } from '@auction/contracts';
 import { useCallback, useState } from 'react';
 import { Link } from 'react-router';
-import { LoadMore } from '../../components/load-more';
 import { Confirm } from '../../components/modal';
 import { notify, withLoadingToast } from '../../lib/toast';
 import { usePagedList } from '../../lib/use-paged-list';
 import { auctionsApi } from '../auctions/api';
-import { AuctionCard } from '../auctions/auction-card';
+import { PagedAuctionGrid } from '../auctions/paged-auction-grid';
 import { refusalMessage } from './form-controls';
 import { useProfile } from './profile-store';
 import './dashboard.css';
@@ -56,15 +55,8 @@ export const MyAuctionsPage = () => {
     console.error(error);
     notify.error('Cannot fetch Auctions');
   }, []);
-  const {
-    items: auctions,
-    setItems: setAuctions,
-    loading,
-    loadingMore,
-    hasMore,
-    loadMore,
-    sentinelRef,
-  } = usePagedList(fetchMine, 'mine', onError);
+  const list = usePagedList(fetchMine, 'mine', onError);
+  const { setItems: setAuctions } = list;
   const [deleting, setDeleting] = useState<AuctionView | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -77,7 +69,7 @@ export const MyAuctionsPage = () => {
     setBusy(false);
     setDeleting(null);
     if (!result) return;
-    setAuctions((list) => list.filter((a) => a._id !== auction._id));
+    setAuctions((items) => items.filter((a) => a._id !== auction._id));
     void useProfile.getState().load();
   };
 
@@ -92,46 +84,28 @@ export const MyAuctionsPage = () => {
           Create Auction
         </Link>
       </header>
-      {loading ? (
-        <p className="dashboard-loading" role="status">
-          Loading your auctions...
-        </p>
-      ) : auctions.length === 0 && !hasMore ? (
-        <div className="empty card">
-          <h2>No Auctions Yet</h2>
-          <p>Put your first item up for auction and watch the bids come in.</p>
-          <Link to="/dashboard/create-auction" className="btn btn-primary">
-            Create Auction
-          </Link>
-        </div>
-      ) : (
-        <ul className="grid auction-grid mine-grid">
-          {auctions.map((auction) => (
-            <li key={auction._id}>
-              <AuctionCard
-                auction={auction}
-                headingLevel="h2"
-                showStatus
-                actions={
-                  <OwnerActions
-                    auction={auction}
-                    onEdit={() => setEditAuctionForm(auction)}
-                    onDelete={() => setDeleting(auction)}
-                  />
-                }
-              />
-            </li>
-          ))}
-        </ul>
-      )}
-      {!loading && (
-        <LoadMore
-          hasMore={hasMore}
-          loading={loadingMore}
-          onMore={loadMore}
-          sentinel={sentinelRef}
-        />
-      )}
+      <PagedAuctionGrid
+        list={list}
+        loadingText="Loading your auctions..."
+        empty={
+          <div className="empty card">
+            <h2>No Auctions Yet</h2>
+            <p>Put your first item up for auction and watch the bids come in.</p>
+            <Link to="/dashboard/create-auction" className="btn btn-primary">
+              Create Auction
+            </Link>
+          </div>
+        }
+        cardProps={(auction) => ({
+          actions: (
+            <OwnerActions
+              auction={auction}
+              onEdit={() => setEditAuctionForm(auction)}
+              onDelete={() => setDeleting(auction)}
+            />
+          ),
+        })}
+      />
       {deleting ? (
         <Confirm
           title="Delete Auction"

@@ -1,10 +1,9 @@
 import type { AuctionView } from '@auction/contracts';
 import { useCallback } from 'react';
 import { Link } from 'react-router';
-import { LoadMore } from '../../components/load-more';
 import { notify } from '../../lib/toast';
 import { usePagedList } from '../../lib/use-paged-list';
-import { AuctionCard } from '../auctions/auction-card';
+import { PagedAuctionGrid } from '../auctions/paged-auction-grid';
 import { watchlistApi } from './api';
 import '../dashboard/dashboard.css';
 
@@ -19,8 +18,8 @@ export const WatchlistPage = () => {
     console.error(error);
     notify.error('Cannot fetch your watchlist');
   }, []);
-  const { items, setItems, loading, loadingMore, hasMore, loadMore, sentinelRef } =
-    usePagedList<AuctionView>(fetchWatched, 'watchlist', onError);
+  const list = usePagedList<AuctionView>(fetchWatched, 'watchlist', onError);
+  const { setItems } = list;
 
   return (
     <section className="dashboard-page">
@@ -32,42 +31,25 @@ export const WatchlistPage = () => {
           </p>
         </div>
       </header>
-      {loading ? (
-        <p className="dashboard-loading" role="status">
-          Loading your watchlist...
-        </p>
-      ) : items.length === 0 && !hasMore ? (
-        <div className="empty card">
-          <h2>No Watched Auctions Yet</h2>
-          <p>Tap the star on any auction to follow it here.</p>
-          <Link to="/auctions" className="btn btn-primary">
-            Browse Auctions
-          </Link>
-        </div>
-      ) : (
-        <ul className="grid auction-grid mine-grid" aria-label="Watched auctions">
-          {items.map((auction) => (
-            <li key={auction._id}>
-              <AuctionCard
-                auction={auction}
-                headingLevel="h2"
-                showStatus
-                onWatchChange={(watching) => {
-                  if (!watching) setItems((list) => list.filter((a) => a._id !== auction._id));
-                }}
-              />
-            </li>
-          ))}
-        </ul>
-      )}
-      {!loading && (
-        <LoadMore
-          hasMore={hasMore}
-          loading={loadingMore}
-          onMore={loadMore}
-          sentinel={sentinelRef}
-        />
-      )}
+      <PagedAuctionGrid
+        list={list}
+        loadingText="Loading your watchlist..."
+        label="Watched auctions"
+        empty={
+          <div className="empty card">
+            <h2>No Watched Auctions Yet</h2>
+            <p>Tap the star on any auction to follow it here.</p>
+            <Link to="/auctions" className="btn btn-primary">
+              Browse Auctions
+            </Link>
+          </div>
+        }
+        cardProps={(auction) => ({
+          onWatchChange: (watching) => {
+            if (!watching) setItems((items) => items.filter((a) => a._id !== auction._id));
+          },
+        })}
+      />
     </section>
   );
 };
