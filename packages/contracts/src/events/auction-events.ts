@@ -10,6 +10,20 @@ export const AuctionTitle = z.string().trim().min(1).max(200);
 export const AuctionDescription = z.string().trim().min(1).max(5000);
 
 const base = { auctionId: Id, at: IsoTime };
+/** Every bid event names the bid and its bidder. */
+const bidBase = { ...base, bidId: Id, bidderId: Id };
+/**
+ * Where a bid stands after the event, and the auction's new end when it landed in the soft-close
+ * window and moved it.
+ */
+const standing = { amount: Cents, endsAt: IsoTime.optional() };
+/** What a bidder's own bid or raise carries besides. */
+const byBidder = {
+  /** The bidder's secret maximum (proxy bid), at least `amount`: only the bidder and auditors see it. */
+  maxAmount: Cents.optional(),
+  /** Another bidder's maximum answered it at once: the automatic bid that follows leads. */
+  outbidByProxy: z.literal(true).optional(),
+};
 
 /**
  * Soft close: a bid or raise landing within `windowMs` before the end moves the end to that
@@ -72,23 +86,10 @@ export const AuctionCancelled = z.object({
   data: z.object({ ...base, reason: CancellationReason }),
 });
 
-/**
- * `endsAt`: the auction's new end, when the bid landed in its soft-close window and moved it.
- * `maxAmount`: the bidder's secret maximum (proxy bid), at least `amount`; only the bidder and
- * auditors ever see it. An automatic bid for another bidder may follow it in the same commit.
- */
+/** A new bid (see `standing`, `byBidder`); an automatic bid for another may follow it in the same commit. */
 export const BidPlaced = z.object({
   type: z.literal('BidPlaced'),
-  data: z.object({
-    ...base,
-    bidId: Id,
-    bidderId: Id,
-    amount: Cents,
-    endsAt: IsoTime.optional(),
-    maxAmount: Cents.optional(),
-    /** Another bidder's maximum answered it at once: the automatic bid that follows leads. */
-    outbidByProxy: z.literal(true).optional(),
-  }),
+  data: z.object({ ...bidBase, ...standing, ...byBidder }),
 });
 
 /**
@@ -97,16 +98,7 @@ export const BidPlaced = z.object({
  */
 export const BidEdited = z.object({
   type: z.literal('BidEdited'),
-  data: z.object({
-    ...base,
-    bidId: Id,
-    bidderId: Id,
-    previousAmount: Cents,
-    amount: Cents,
-    endsAt: IsoTime.optional(),
-    maxAmount: Cents.optional(),
-    outbidByProxy: z.literal(true).optional(),
-  }),
+  data: z.object({ ...bidBase, previousAmount: Cents, ...standing, ...byBidder }),
 });
 
 /**
@@ -115,13 +107,7 @@ export const BidEdited = z.object({
  */
 export const BidMaximumRaised = z.object({
   type: z.literal('BidMaximumRaised'),
-  data: z.object({
-    ...base,
-    bidId: Id,
-    bidderId: Id,
-    previousMaxAmount: Cents,
-    maxAmount: Cents,
-  }),
+  data: z.object({ ...bidBase, previousMaxAmount: Cents, maxAmount: Cents }),
 });
 
 /**
@@ -131,27 +117,13 @@ export const BidMaximumRaised = z.object({
  */
 export const AutomaticBidPlaced = z.object({
   type: z.literal('AutomaticBidPlaced'),
-  data: z.object({
-    ...base,
-    bidId: Id,
-    bidderId: Id,
-    previousAmount: Cents,
-    amount: Cents,
-    endsAt: IsoTime.optional(),
-  }),
+  data: z.object({ ...bidBase, previousAmount: Cents, ...standing }),
 });
 
 /** The current bid falls back to the highest remaining bid (`0` and `null` when none remain). */
 export const BidRetracted = z.object({
   type: z.literal('BidRetracted'),
-  data: z.object({
-    ...base,
-    bidId: Id,
-    bidderId: Id,
-    amount: Cents,
-    currentBid: Cents,
-    leadingBidId: Id.nullable(),
-  }),
+  data: z.object({ ...bidBase, amount: Cents, currentBid: Cents, leadingBidId: Id.nullable() }),
 });
 
 export const AuctionClosed = z.object({
