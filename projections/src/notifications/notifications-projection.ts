@@ -113,6 +113,17 @@ const outbid = (
         },
       ];
 
+/** A standing bid raised (by its bidder or automatically): it leads; the seller hears the price. */
+const raised = (
+  auction: AuctionFields,
+  bid: { readonly bidId: string; readonly bidderId: string },
+  sellerMessage: string,
+  others: readonly Notice[],
+): Outcome => ({
+  auction: { ...auction, leadingBidId: bid.bidId, leadingBidderId: bid.bidderId },
+  notices: [{ userId: auction.sellerId, kind: 'bid-raised', message: sellerMessage }, ...others],
+});
+
 const created = ({ data }: AuctionCreated): Outcome => ({
   auction: {
     title: data.title,
@@ -149,34 +160,21 @@ const outcomeOf = async (
         ],
       };
     }
-    case 'BidEdited': {
-      const { bidId, bidderId, amount } = event.data;
-      return {
-        auction: { ...auction, leadingBidId: bidId, leadingBidderId: bidderId },
-        notices: [
-          {
-            userId: auction.sellerId,
-            kind: 'bid-raised',
-            message: `A bid on ${title} was raised to ${formatCents(amount)}.`,
-          },
-          ...(event.data.outbidByProxy ? [] : outbid(auction, bidderId, amount)),
-        ],
-      };
-    }
-    case 'AutomaticBidPlaced': {
-      const { bidId, bidderId, amount } = event.data;
-      return {
-        auction: { ...auction, leadingBidId: bidId, leadingBidderId: bidderId },
-        notices: [
-          {
-            userId: auction.sellerId,
-            kind: 'bid-raised',
-            message: `An automatic bid raised the price of ${title} to ${formatCents(amount)}.`,
-          },
-          ...outbid(auction, bidderId, amount, true),
-        ],
-      };
-    }
+    case 'BidEdited':
+      return raised(
+        auction,
+        event.data,
+        `A bid on ${title} was raised to ${formatCents(event.data.amount)}.`,
+        // One its automatic answer outbids at once did not outbid the leader.
+        event.data.outbidByProxy ? [] : outbid(auction, event.data.bidderId, event.data.amount),
+      );
+    case 'AutomaticBidPlaced':
+      return raised(
+        auction,
+        event.data,
+        `An automatic bid raised the price of ${title} to ${formatCents(event.data.amount)}.`,
+        outbid(auction, event.data.bidderId, event.data.amount, true),
+      );
     case 'BidMaximumRaised':
       // Private to the bidder: nobody hears of it.
       return { auction, notices: [] };
