@@ -19,40 +19,33 @@ export const idField = (field: string) =>
     return z.NEVER;
   });
 
-/** Dollars, at least 1, with at most two decimals (spec §5 "Place and edit bid"). */
-export const BidAmount = z
-  .custom<number>(
-    (value) => typeof value === 'number' && Number.isFinite(value) && value >= 1,
-    AMOUNT_REQUIRED,
-  )
-  .pipe(
-    z
-      .number()
-      .refine(hasAtMostTwoDecimals, 'Bid amount may have at most two decimals')
-      .refine(
-        (value) => value <= MAX_CENTS / 100,
-        `Bid amount may be at most ${formatCents(MAX_CENTS)}`,
-      ),
-  );
-
-/** A secret maximum (proxy bid), in dollars as bids are; absent or null: none. */
-const MaxBidAmount = z.preprocess(
-  (value) => (value === null ? undefined : value),
+/**
+ * Dollars as a JSON number: at least `min`, at most two decimals and $1,000,000,000, each problem
+ * named with `label` (`invalid`: the message for anything that is not such a number).
+ */
+const dollars = (label: string, invalid: string, min = 1) =>
   z
     .custom<number>(
-      (value) => typeof value === 'number' && Number.isFinite(value) && value >= 1,
-      'Maximum bid must be a number of at least $1',
+      (value) => typeof value === 'number' && Number.isFinite(value) && value >= min,
+      invalid,
     )
     .pipe(
       z
         .number()
-        .refine(hasAtMostTwoDecimals, 'Maximum bid may have at most two decimals')
+        .refine(hasAtMostTwoDecimals, `${label} may have at most two decimals`)
         .refine(
           (value) => value <= MAX_CENTS / 100,
-          `Maximum bid may be at most ${formatCents(MAX_CENTS)}`,
+          `${label} may be at most ${formatCents(MAX_CENTS)}`,
         ),
-    )
-    .optional(),
+    );
+
+/** Dollars, at least 1, with at most two decimals (spec §5 "Place and edit bid"). */
+export const BidAmount = dollars('Bid amount', AMOUNT_REQUIRED);
+
+/** A secret maximum (proxy bid), in dollars as bids are; absent or null: none. */
+const MaxBidAmount = z.preprocess(
+  (value) => (value === null ? undefined : value),
+  dollars('Maximum bid', 'Maximum bid must be a number of at least $1').optional(),
 );
 
 export const PlaceBidBody = z.object({
@@ -72,11 +65,6 @@ export const EditBidBody = z
 /** Buy It Now: the price the buyer saw, so a changed price is refused rather than paid. */
 export const BuyNowBody = z.object({
   productId: idField('productId'),
-  price: z
-    .custom<number>(
-      (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0,
-      'Valid price is required',
-    )
-    .pipe(z.number().refine(hasAtMostTwoDecimals, 'Price may have at most two decimals')),
+  price: dollars('Price', 'Valid price is required', 0),
 });
 export const BidParams = z.object({ bidId: idField('bidId') });
