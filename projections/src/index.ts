@@ -28,12 +28,7 @@ export {
   type ProjectionStatus,
   type RunnerOptions,
 } from './runner/projection-runner';
-export {
-  type UserDirectory,
-  type AccountRecord,
-  deletedUser,
-  accountsCollection,
-} from './users/user-directory';
+export { type UserDirectory, type AccountRecord, accountsCollection } from './users/user-directory';
 export { type ImageUrl, imageView, storedImagePath } from './images';
 export {
   DEFAULT_PAGE_SIZE,

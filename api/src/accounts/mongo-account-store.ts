@@ -1,5 +1,4 @@
-import { DomainError, type PublicUser, rejection } from '@auction/contracts';
-import { deletedUser } from '@auction/projections';
+import { DomainError, type PublicUser, rejection, deletedUser } from '@auction/contracts';
 import { type Collection, type MongoClient, MongoServerError } from 'mongodb';
 import { type Account, type NewAccount, type Role, normaliseEmail, publicUser } from './account';
 import type { AccountStore } from './account-store';

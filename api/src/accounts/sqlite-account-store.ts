@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
-import { DomainError, type PublicUser, rejection } from '@auction/contracts';
-import { deletedUser, openSqlite } from '@auction/projections';
+import { DomainError, type PublicUser, rejection, deletedUser } from '@auction/contracts';
+import { openSqlite } from '@auction/projections';
 import { type Account, type NewAccount, type Role, normaliseEmail, publicUser } from './account';
 import type { AccountStore } from './account-store';
 import { closeSqlite, dataVersion, pingSqlite, settle } from '../sqlite-store';

@@ -2,17 +2,18 @@ import {
   type AuditEvent,
   type AuditState,
   AuctionEvent,
-  type BidView,
   DomainError,
   type PublicUser,
+  bidView,
   centsToDollars,
   rejection,
+  standingOrder,
+  deletedUser,
 } from '@auction/contracts';
 import { type AuctionState, type BidState, evolve, initialState } from '@auction/engine';
 import {
   type ImageUrl,
   type UserDirectory,
-  deletedUser,
   imageView,
   storedImagePath,
 } from '@auction/projections';
@@ -52,16 +53,13 @@ export const foldTo = (events: readonly AuditEvent[], point: AuditPoint): Folded
   return { state, reached };
 };
 
-/** Standing bids, highest first, then earliest, then by id (the order the detail page shows). */
-export const standingBids = (state: AuctionState): BidState[] =>
-  [...state.bids.values()]
-    .filter((bid) => !bid.retracted)
-    .sort(
-      (a, b) =>
-        b.amount - a.amount ||
-        (a.placedAt < b.placedAt ? -1 : a.placedAt > b.placedAt ? 1 : 0) ||
-        (a.bidId < b.bidId ? -1 : a.bidId > b.bidId ? 1 : 0),
-    );
+/** Standing bids in the order every view lists them (the leading bid first among equals). */
+const standingBids = (state: AuctionState): BidState[] =>
+  standingOrder(
+    [...state.bids.values()].filter((bid) => !bid.retracted),
+    state.leadingBidId,
+    (bid) => ({ id: bid.bidId, amount: bid.amount, placedAt: bid.placedAt }),
+  );
 
 export interface StateContext {
   readonly auctionId: string;
@@ -102,14 +100,12 @@ export const toAuditState = async (
     currentBid: centsToDollars(state.currentBid),
     leadingBidId: state.leadingBidId,
     leader: user(leader?.bidderId),
-    bids: bids.map((bid): BidView => ({
-      _id: bid.bidId,
-      auctionId: context.auctionId,
-      bidAmount: centsToDollars(bid.amount),
-      amount: centsToDollars(bid.amount),
-      bidder: user(bid.bidderId) ?? deletedUser(bid.bidderId),
-      createdAt: bid.placedAt,
-    })),
+    bids: bids.map((bid) =>
+      bidView(
+        { ...bid, auctionId: context.auctionId },
+        users.get(bid.bidderId) ?? deletedUser(bid.bidderId),
+      ),
+    ),
     winner: user(state.winnerId),
     finalPrice: state.finalPrice === null ? null : centsToDollars(state.finalPrice),
     event: reached ?? null,

@@ -17,8 +17,9 @@ import {
   type PublicUser,
   dollarsToCents,
   formatCents,
+  deletedUser,
 } from '@auction/contracts';
-import { type UserDirectory, deletedUser } from '@auction/projections';
+import type { UserDirectory } from '@auction/projections';
 import { AuctionAudit } from '../audit/auction-audit';
 import { AuditPoint } from '../audit/audit-point';
 import { loadConfig } from '../config';

@@ -2,7 +2,9 @@ import {
   type AuctionEvent,
   type AuctionSocketEvent,
   type PublicUser,
+  bidView,
   centsToDollars,
+  deletedUser,
   socketEventNames,
 } from '@auction/contracts';
 import type { AuctionState } from '@auction/engine';
@@ -52,23 +54,19 @@ export const socketPayload = (
     case 'BidRetracted': {
       const d = event.data;
       const placed = state.bids.get(d.bidId);
-      const bidder = users.get(d.bidderId);
       return {
         ...base,
-        bid: {
-          _id: d.bidId,
-          auctionId: d.auctionId,
-          bidAmount: centsToDollars(d.amount),
-          amount: centsToDollars(d.amount),
-          bidder: bidder ?? {
-            _id: d.bidderId,
-            firstName: 'Deleted',
-            lastName: 'user',
-            image: null,
+        bid: bidView(
+          {
+            bidId: d.bidId,
+            auctionId: d.auctionId,
+            bidderId: d.bidderId,
+            amount: d.amount,
+            placedAt: placed?.placedAt ?? d.at,
+            automatic: event.type === 'AutomaticBidPlaced',
           },
-          createdAt: placed?.placedAt ?? d.at,
-          ...(event.type === 'AutomaticBidPlaced' ? { automatic: true } : {}),
-        },
+          users.get(d.bidderId) ?? deletedUser(d.bidderId),
+        ),
         // A bid in the soft-close window moved the end.
         ...('endsAt' in d && d.endsAt !== undefined
           ? { changes: { auctionEndTime: d.endsAt, extended: true } }

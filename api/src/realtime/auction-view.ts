@@ -1,48 +1,57 @@
+import type { AuctionView, PublicUser } from '@auction/contracts';
+import type { AuctionState } from '@auction/engine';
 import {
-  type AuctionView,
-  type BidView,
-  type PublicUser,
-  centsToDollars,
-} from '@auction/contracts';
-import type { AuctionState, BidState } from '@auction/engine';
-import {
+  type AuctionFacts,
   type ImageUrl,
-  deletedUser,
-  imageView,
-  priceView,
+  auctionView as viewOf,
   storedImagePath,
+  usersOfAuction,
 } from '@auction/projections';
 
 /** What the view shows that the decider's state does not keep. */
-export interface AuctionFacts {
+export interface AuctionExtras {
   /** The business time of `AuctionCreated`. */
   readonly createdAt: string;
   /** The category's name ('' while unknown, as in the catalog). */
   readonly categoryName: string;
 }
 
-const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/** The standing bids, highest first, as the catalog orders them (the leading bid first among equals). */
-const standing = (state: AuctionState): BidState[] =>
-  [...state.bids.values()]
+/** The engine's state at `revision` as the facts the one view builder reads. */
+const factsOf = (state: AuctionState, revision: number, extras: AuctionExtras): AuctionFacts => {
+  const auctionId = state.auctionId ?? '';
+  const bids = [...state.bids.values()]
     .filter((bid) => !bid.retracted)
-    .sort(
-      (a, b) =>
-        b.amount - a.amount ||
-        Number(b.bidId === state.leadingBidId) - Number(a.bidId === state.leadingBidId) ||
-        compareText(a.placedAt, b.placedAt) ||
-        compareText(a.bidId, b.bidId),
-    );
+    .map((bid) => ({ ...bid, auctionId }));
+  return {
+    auctionId,
+    title: state.title,
+    description: state.description,
+    categoryId: state.categoryId ?? '',
+    categoryName: extras.categoryName,
+    startingPrice: state.startingPrice,
+    currentBid: state.currentBid,
+    image: state.image,
+    sellerId: state.sellerId ?? '',
+    endsAt: state.endsAt ?? '',
+    softClose: state.softClose,
+    extended: state.extended,
+    status: state.status === 'None' ? 'Live' : state.status,
+    reservePrice: state.reservePrice,
+    buyNowPrice: state.buyNowPrice,
+    leadingBidId: state.leadingBidId,
+    boughtNow: state.boughtNow,
+    bids,
+    bidCount: bids.length,
+    createdAt: extras.createdAt,
+    winnerId: state.winnerId,
+    finalPrice: state.finalPrice,
+    revision,
+  };
+};
 
 /** The users an auction's view names: seller, winner and standing bidders. */
-export const usersOfView = (state: AuctionState): string[] => {
-  const ids = new Set<string>();
-  if (state.sellerId !== null) ids.add(state.sellerId);
-  if (state.winnerId !== null) ids.add(state.winnerId);
-  for (const bid of state.bids.values()) if (!bid.retracted) ids.add(bid.bidderId);
-  return [...ids];
-};
+export const usersOfView = (state: AuctionState): string[] =>
+  usersOfAuction(factsOf(state, 0, { createdAt: '', categoryName: '' })).filter((id) => id !== '');
 
 /**
  * The auction at `revision` as the detail route shows it (`auctionDetail` in the catalog), built
@@ -51,42 +60,7 @@ export const usersOfView = (state: AuctionState): string[] => {
 export const auctionView = (
   state: AuctionState,
   revision: number,
-  facts: AuctionFacts,
+  extras: AuctionExtras,
   users: ReadonlyMap<string, PublicUser>,
   imageUrl: ImageUrl = storedImagePath,
-): AuctionView => {
-  const user = (id: string) => users.get(id) ?? deletedUser(id);
-  const auctionId = state.auctionId ?? '';
-  const image = imageView(state.image, imageUrl);
-  const bids = standing(state);
-  return {
-    _id: auctionId,
-    title: state.title,
-    description: state.description,
-    category: { _id: state.categoryId ?? '', name: facts.categoryName },
-    startingPrice: centsToDollars(state.startingPrice),
-    currentBid: centsToDollars(state.currentBid),
-    image,
-    images: image,
-    seller: user(state.sellerId ?? ''),
-    auctionEndTime: state.endsAt ?? '',
-    softClose: state.softClose,
-    extended: state.extended,
-    ...priceView(state),
-    status: state.status === 'None' ? 'Live' : state.status,
-    bids: bids.map((bid): BidView => ({
-      _id: bid.bidId,
-      auctionId,
-      bidAmount: centsToDollars(bid.amount),
-      amount: centsToDollars(bid.amount),
-      bidder: user(bid.bidderId),
-      createdAt: bid.placedAt,
-      ...(bid.automatic ? { automatic: true } : {}),
-    })),
-    bidCount: bids.length,
-    createdAt: facts.createdAt,
-    winner: state.winnerId === null ? null : user(state.winnerId),
-    finalPrice: state.finalPrice === null ? null : centsToDollars(state.finalPrice),
-    revision,
-  };
-};
+): AuctionView => viewOf(factsOf(state, revision, extras), users, imageUrl);

@@ -1,7 +1,8 @@
 import type { Server as HttpServer } from 'node:http';
 import {
   AccountDeleted,
-  AuctionEvent,
+  asAuctionEvent,
+  type AuctionEvent,
   type AuctionSocketEvent,
   type AuctionStateEvent,
   type BidNotification,
@@ -14,6 +15,7 @@ import {
   auctionStream,
   categoryStream,
   errorCatalog,
+  deletedUser,
 } from '@auction/contracts';
 import {
   type AuctionState,
@@ -22,7 +24,7 @@ import {
   evolve,
   initialState,
 } from '@auction/engine';
-import { type Doc, type Write, deletedUser, notificationsCollections } from '@auction/projections';
+import { type Doc, type Write, notificationsCollections } from '@auction/projections';
 import type { RequestHandler } from 'express';
 import { Server, type Socket } from 'socket.io';
 import type { Account } from '../accounts/account';
@@ -34,12 +36,6 @@ import { UserCache } from './user-cache';
 import { type WatchLimitSettings, WatchLimits, socketAddress } from './watch-limits';
 
 type Ack = (answer: SocketAck) => void;
-
-const asAuctionEvent = (recorded: RecordedEvent): AuctionEvent | undefined => {
-  if (!recorded.streamId.startsWith('auction-')) return undefined;
-  const parsed = AuctionEvent.safeParse({ type: recorded.type, data: recorded.data });
-  return parsed.success ? parsed.data : undefined;
-};
 
 const reply = (ack: unknown, answer: SocketAck): void => {
   if (typeof ack === 'function') (ack as Ack)(answer);

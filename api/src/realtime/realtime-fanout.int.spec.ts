@@ -1,8 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AuctionStateEvent, auctionStream } from '@auction/contracts';
+import { AuctionStateEvent, auctionStream, deletedUser } from '@auction/contracts';
 import type { EventLog } from '@auction/engine';
-import { deletedUser } from '@auction/projections';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AccountStore } from '../accounts/account-store';
 import type { AppDeps } from '../app-deps';

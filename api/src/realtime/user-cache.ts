@@ -1,5 +1,6 @@
+import { deletedUser } from '@auction/contracts';
 import type { PublicUser } from '@auction/contracts';
-import { type UserDirectory, deletedUser } from '@auction/projections';
+import type { UserDirectory } from '@auction/projections';
 
 /** What the directory answers for an id it does not know: never kept, asked again next time. */
 const isPlaceholder = (user: PublicUser): boolean =>

@@ -1,5 +1,6 @@
+import { deletedUser } from '@auction/contracts';
 import type { PublicUser } from '@auction/contracts';
-import { type UserDirectory, deletedUser } from '@auction/projections';
+import type { UserDirectory } from '@auction/projections';
 import { describe, expect, it } from 'vitest';
 import { UserCache } from './user-cache';
 

@@ -67,6 +67,7 @@ export {
   CategoryEvent,
 } from './events/category-events';
 export { EventMetadata, Sha256Hex } from './events/metadata';
+export { type StoredEvent, asAuctionEvent } from './events/as-auction-event';
 export {
   CommandMetadata,
   CreateAuction,
@@ -100,6 +101,7 @@ export {
   SessionUser,
   ProfileView,
 } from './http/views';
+export { type BidFacts, type Ranked, bidView, deletedUser, standingOrder } from './http/bid-view';
 export { WatchlistState } from './http/watchlist';
 export {
   AuditEvent,

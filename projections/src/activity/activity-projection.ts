@@ -9,7 +9,7 @@ import type {
   BidRetracted,
 } from '@auction/contracts';
 import type { CollectionSpec, Doc } from '../read-store/read-store';
-import { asAuctionEvent } from '../runner/events';
+import { asAuctionEvent } from '@auction/contracts';
 import type { ProjectedEvent, Projection, UnitOfWork } from '../runner/projection';
 
 /** What the activity views need of each auction (by auction id); money in cents. */

@@ -1,7 +1,8 @@
 import type { AuctionEvent, CategoryCreated, SoftClose } from '@auction/contracts';
 import type { CollectionSpec, Doc } from '../read-store/read-store';
 import type { ProjectedEvent, Projection, UnitOfWork } from '../runner/projection';
-import { asAuctionEvent, asCategoryCreated } from '../runner/events';
+import { asAuctionEvent } from '@auction/contracts';
+import { asCategoryCreated } from '../runner/events';
 
 export type CatalogStatus = 'Live' | 'Sold' | 'Expired' | 'Cancelled';
 

@@ -1,15 +1,13 @@
 import {
   type AuctionView,
-  type BidView,
   type CategoryView,
   type PublicUser,
   centsToDollars,
 } from '@auction/contracts';
-import { type ImageUrl, imageView, storedImagePath } from '../images';
+import { type ImageUrl, storedImagePath } from '../images';
 import { type Page, type PageRequest, findPage } from '../paging';
 import type { Condition, FindOptions, ReadStore } from '../read-store/read-store';
 import type { UserDirectory } from '../users/user-directory';
-import { deletedUser } from '../users/user-directory';
 import {
   type CatalogAuctionDoc,
   type CatalogBidDoc,
@@ -18,7 +16,7 @@ import {
   catalogBids,
   catalogCategories,
 } from './catalog-projection';
-import { priceView } from './price-view';
+import { type AuctionFacts, auctionView, usersOfAuction } from './auction-view';
 
 /** Filters of the All Auctions page; empty strings filter nothing. */
 export interface LiveAuctionFilters {
@@ -33,82 +31,53 @@ const newestFirst: NonNullable<FindOptions['orderBy']> = [
   { field: 'createdAt', direction: 'desc' },
 ];
 
-const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
 /** Lists carry the top few bids only (cards show none; `bidCount` has the total); a detail all. */
 const LIST_BIDS = 3;
 
+/** The standing bids, highest first (the top `limit` of them when given). */
 const standingBids = async (
   store: ReadStore,
   auctionId: string,
   limit?: number,
-): Promise<CatalogBidDoc[]> => {
-  const bids = (await store.find(catalogBids.name, {
+): Promise<CatalogBidDoc[]> =>
+  (await store.find(catalogBids.name, {
     where: { auctionId, retracted: false },
     orderBy: [{ field: 'amount', direction: 'desc' }],
     ...(limit === undefined ? {} : { limit }),
   })) as CatalogBidDoc[];
-  return bids.sort(
-    (a, b) =>
-      b.amount - a.amount || compareText(a.createdAt, b.createdAt) || compareText(a._id, b._id),
-  );
-};
 
-/** Highest first, the leading bid first among equal amounts (its maximum came first). */
-const leaderFirst = <T extends { readonly _id: string; readonly amount: number }>(
-  bids: readonly T[],
-  leadingBidId: string | null,
-): T[] => {
-  const leader = bids.find((bid) => bid._id === leadingBidId);
-  return leader === undefined ? [...bids] : [leader, ...bids.filter((bid) => bid !== leader)];
-};
-
-const toAuctionView = (
-  auction: CatalogAuctionDoc,
-  bids: readonly CatalogBidDoc[],
-  users: ReadonlyMap<string, PublicUser>,
-  imageUrl: ImageUrl,
-): AuctionView => {
-  const user = (id: string) => users.get(id) ?? deletedUser(id);
-  const image = imageView(auction.image, imageUrl);
-  return {
-    _id: auction._id,
-    title: auction.title,
-    description: auction.description,
-    category: { _id: auction.categoryId, name: auction.categoryName },
-    startingPrice: centsToDollars(auction.startingPrice),
-    currentBid: centsToDollars(auction.currentBid),
-    image,
-    images: image,
-    seller: user(auction.sellerId),
-    auctionEndTime: auction.endsAt,
-    softClose: auction.softClose ?? null,
-    extended: auction.extended ?? false,
-    ...priceView({
-      status: auction.status,
-      reservePrice: auction.reservePrice ?? null,
-      buyNowPrice: auction.buyNowPrice ?? null,
-      leadingBidId: auction.leadingBidId,
-      currentBid: auction.currentBid,
-      boughtNow: auction.boughtNow ?? false,
-    }),
-    status: auction.status,
-    bids: leaderFirst(bids, auction.leadingBidId).map((bid): BidView => ({
-      _id: bid._id,
-      auctionId: bid.auctionId,
-      bidAmount: centsToDollars(bid.amount),
-      amount: centsToDollars(bid.amount),
-      bidder: user(bid.bidderId),
-      createdAt: bid.createdAt,
-      ...(bid.automatic ? { automatic: true } : {}),
-    })),
-    bidCount: auction.bidCount,
-    createdAt: auction.createdAt,
-    winner: auction.winnerId === null ? null : user(auction.winnerId),
-    finalPrice: auction.finalPrice === null ? null : centsToDollars(auction.finalPrice),
-    revision: auction.revision,
-  };
-};
+const factsOf = (auction: CatalogAuctionDoc, bids: readonly CatalogBidDoc[]): AuctionFacts => ({
+  auctionId: auction._id,
+  title: auction.title,
+  description: auction.description,
+  categoryId: auction.categoryId,
+  categoryName: auction.categoryName,
+  startingPrice: auction.startingPrice,
+  currentBid: auction.currentBid,
+  image: auction.image,
+  sellerId: auction.sellerId,
+  endsAt: auction.endsAt,
+  softClose: auction.softClose ?? null,
+  extended: auction.extended ?? false,
+  status: auction.status,
+  reservePrice: auction.reservePrice ?? null,
+  buyNowPrice: auction.buyNowPrice ?? null,
+  leadingBidId: auction.leadingBidId,
+  boughtNow: auction.boughtNow ?? false,
+  bids: bids.map((bid) => ({
+    bidId: bid._id,
+    auctionId: bid.auctionId,
+    bidderId: bid.bidderId,
+    amount: bid.amount,
+    placedAt: bid.createdAt,
+    automatic: bid.automatic,
+  })),
+  bidCount: auction.bidCount,
+  createdAt: auction.createdAt,
+  winnerId: auction.winnerId,
+  finalPrice: auction.finalPrice,
+  revision: auction.revision,
+});
 
 /** Joins bids and users onto auctions, with one user lookup for all of them. */
 const toAuctionViews = async (
@@ -118,15 +87,12 @@ const toAuctionViews = async (
   auctions: readonly CatalogAuctionDoc[],
   bidsPerAuction?: number,
 ): Promise<AuctionView[]> => {
-  const bids = await Promise.all(auctions.map((a) => standingBids(store, a._id, bidsPerAuction)));
-  const ids = new Set<string>();
-  auctions.forEach((auction, i) => {
-    ids.add(auction.sellerId);
-    if (auction.winnerId !== null) ids.add(auction.winnerId);
-    for (const bid of bids[i] ?? []) ids.add(bid.bidderId);
-  });
+  const facts = await Promise.all(
+    auctions.map(async (a) => factsOf(a, await standingBids(store, a._id, bidsPerAuction))),
+  );
+  const ids = new Set(facts.flatMap(usersOfAuction));
   const found = ids.size === 0 ? new Map<string, PublicUser>() : await users.lookup([...ids]);
-  return auctions.map((auction, i) => toAuctionView(auction, bids[i] ?? [], found, imageUrl));
+  return facts.map((auction) => auctionView(auction, found, imageUrl));
 };
 
 const findAuctions = async (

@@ -22,3 +22,4 @@ export {
   type LiveAuctionFilters,
 } from './catalog-queries';
 export { priceView } from './price-view';
+export { type AuctionFacts, auctionView, usersOfAuction } from './auction-view';

@@ -1,6 +1,10 @@
-import { type AuctionCreated, type AuctionEvent, formatCents } from '@auction/contracts';
+import {
+  type AuctionCreated,
+  type AuctionEvent,
+  formatCents,
+  asAuctionEvent,
+} from '@auction/contracts';
 import type { CollectionSpec, Doc } from '../read-store/read-store';
-import { asAuctionEvent } from '../runner/events';
 import type { ProjectedEvent, Projection, UnitOfWork } from '../runner/projection';
 import {
   type WatcherAuctionFields,

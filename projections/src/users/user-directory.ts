@@ -1,4 +1,4 @@
-import type { PublicUser } from '@auction/contracts';
+import { type PublicUser, deletedUser } from '@auction/contracts';
 import type { CollectionSpec, ReadStore } from '../read-store/read-store';
 
 /** Names and images are not in events: views join them from the account store by user id. */
@@ -6,13 +6,6 @@ export interface UserDirectory {
   /** Every requested id maps to a user; unknown and deleted users read as "Deleted user". */
   lookup(ids: readonly string[]): Promise<Map<string, PublicUser>>;
 }
-
-export const deletedUser = (id: string): PublicUser => ({
-  _id: id,
-  firstName: 'Deleted',
-  lastName: 'user',
-  image: null,
-});
 
 /**
  * The minimal account record a directory kept in the read store holds. The server's directory is

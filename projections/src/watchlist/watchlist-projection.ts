@@ -1,5 +1,5 @@
 import type { CollectionSpec, Doc } from '../read-store/read-store';
-import { asAuctionEvent } from '../runner/events';
+import { asAuctionEvent } from '@auction/contracts';
 import type { ProjectedEvent, Projection, UnitOfWork } from '../runner/projection';
 import { asWatchlistEvent, deletedAccountOf } from './watchlist-events';
 

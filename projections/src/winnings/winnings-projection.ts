@@ -1,6 +1,7 @@
 import type { AuctionEvent, CategoryCreated } from '@auction/contracts';
 import type { CollectionSpec, Doc } from '../read-store/read-store';
-import { asAuctionEvent, asCategoryCreated } from '../runner/events';
+import { asAuctionEvent } from '@auction/contracts';
+import { asCategoryCreated } from '../runner/events';
 import type { Projection, UnitOfWork } from '../runner/projection';
 
 /** The collections of the `winnings` projection. Money in them is in cents. */

@@ -3,10 +3,11 @@ import {
   type WinningItem,
   type WinningsStatistics,
   centsToDollars,
+  deletedUser,
 } from '@auction/contracts';
 import { type ImageUrl, imageView, storedImagePath } from '../images';
 import type { ReadStore } from '../read-store/read-store';
-import { type UserDirectory, deletedUser } from '../users/user-directory';
+import type { UserDirectory } from '../users/user-directory';
 import { type WonItemDoc, winningsCollections } from './winnings-projection';
 
 export interface UserWinnings {

@@ -1,12 +1,12 @@
 import {
   type AuctionEvent,
-  type BidView,
   DomainError,
+  bidView,
   centsToDollars,
   dollarsToCents,
   rejection,
 } from '@auction/contracts';
-import { type CatalogBid, type Doc, type ImageUrl, catalogBids } from '@auction/projections';
+import { type CatalogBid, type Doc, catalogBids } from '@auction/projections';
 import { Router } from 'express';
 import { publicUser, type Account } from '../../accounts/account';
 import type { AppDeps } from '../../app-deps';
@@ -18,19 +18,6 @@ import { commandMetadata, currentUser, newId } from '../request-context';
 import { respond } from '../respond';
 import { parseInput } from '../validate';
 import { BidParams, BuyNowBody, EditBidBody, PlaceBidBody } from './schemas';
-
-const bidView = (
-  bid: { bidId: string; auctionId: string; amount: number; createdAt: string },
-  bidder: Account,
-  imageUrl: ImageUrl,
-): BidView => ({
-  _id: bid.bidId,
-  auctionId: bid.auctionId,
-  bidAmount: centsToDollars(bid.amount),
-  amount: centsToDollars(bid.amount),
-  bidder: publicUser(bidder, imageUrl),
-  createdAt: bid.createdAt,
-});
 
 /** Where a bid stands after a command: the amount of its last event there (else `fallback`). */
 const amountAfter = (events: readonly AuctionEvent[], bidId: string, fallback: number): number => {
@@ -105,9 +92,14 @@ export const bidRoutes = (
       throw new Error(`PlaceBid ${bidId} was accepted without a BidPlaced event`);
     respond(res, 201, 'Bid placed successfully!', {
       newBid: bidView(
-        { bidId, auctionId: body.productId, amount: placed.data.amount, createdAt: placed.data.at },
-        account,
-        deps.imageUrl,
+        {
+          bidId,
+          auctionId: body.productId,
+          bidderId: account.id,
+          amount: placed.data.amount,
+          placedAt: placed.data.at,
+        },
+        publicUser(account, deps.imageUrl),
       ),
       currentBid: centsToDollars(outcome.currentBid),
       // The bid's own stream revision: a client applies its own bid at it, once (an automatic
@@ -161,7 +153,10 @@ export const bidRoutes = (
       body.maxBidAmount === undefined ? 0 : dollarsToCents(body.maxBidAmount),
     );
     respond(res, 200, 'Bid Updated Successfully', {
-      updatedBid: bidView({ ...bid, amount }, account, deps.imageUrl),
+      updatedBid: bidView(
+        { ...bid, amount, placedAt: bid.createdAt },
+        publicUser(account, deps.imageUrl),
+      ),
       currentBid: centsToDollars(outcome.currentBid),
       leading: outcome.leadingBidId === bid.bidId,
       maxBid: centsToDollars(maxAmount),

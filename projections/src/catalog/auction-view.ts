@@ -1,0 +1,95 @@
+import {
+  type AuctionView,
+  type BidFacts,
+  type PublicUser,
+  type SoftClose,
+  bidView,
+  centsToDollars,
+  deletedUser,
+  standingOrder,
+} from '@auction/contracts';
+import { type ImageUrl, imageView } from '../images';
+import { priceView } from './price-view';
+
+/**
+ * What an auction's view is built from (money in cents), whichever fold produced it: the
+ * catalog's documents, or the engine's state as the realtime gateway and the audit fold it.
+ */
+export interface AuctionFacts {
+  readonly auctionId: string;
+  readonly title: string;
+  readonly description: string;
+  readonly categoryId: string;
+  readonly categoryName: string;
+  readonly startingPrice: number;
+  readonly currentBid: number;
+  /** The stored image path, null for none. */
+  readonly image: string | null;
+  readonly sellerId: string;
+  readonly endsAt: string;
+  readonly softClose: SoftClose | null;
+  readonly extended: boolean;
+  readonly status: AuctionView['status'];
+  readonly reservePrice: number | null;
+  readonly buyNowPrice: number | null;
+  readonly leadingBidId: string | null;
+  readonly boughtNow: boolean;
+  /** Standing bids, in any order (all of them, or the top few of a list). */
+  readonly bids: readonly BidFacts[];
+  /** How many bids stand (lists carry only the top few in `bids`). */
+  readonly bidCount: number;
+  readonly createdAt: string;
+  readonly winnerId: string | null;
+  readonly finalPrice: number | null;
+  /** The stream revision the facts stand at. */
+  readonly revision: number;
+}
+
+/** The users an auction's view names: seller, winner and the bidders it lists. */
+export const usersOfAuction = (facts: AuctionFacts): string[] => {
+  const ids = new Set<string>([facts.sellerId]);
+  if (facts.winnerId !== null) ids.add(facts.winnerId);
+  for (const bid of facts.bids) ids.add(bid.bidderId);
+  return [...ids];
+};
+
+/**
+ * An auction as every route and socket shows it: dollars, the standing bids in the order views
+ * list them, names joined from `users` ("Deleted user" for ids it lacks), the reserve's state but
+ * never its amount.
+ */
+export const auctionView = (
+  facts: AuctionFacts,
+  users: ReadonlyMap<string, PublicUser>,
+  imageUrl: ImageUrl,
+): AuctionView => {
+  const user = (id: string) => users.get(id) ?? deletedUser(id);
+  const image = imageView(facts.image, imageUrl);
+  const bids = standingOrder(facts.bids, facts.leadingBidId, (bid) => ({
+    id: bid.bidId,
+    amount: bid.amount,
+    placedAt: bid.placedAt,
+  }));
+  return {
+    _id: facts.auctionId,
+    title: facts.title,
+    description: facts.description,
+    category: { _id: facts.categoryId, name: facts.categoryName },
+    startingPrice: centsToDollars(facts.startingPrice),
+    currentBid: centsToDollars(facts.currentBid),
+    image,
+    images: image,
+    seller: user(facts.sellerId),
+    auctionEndTime: facts.endsAt,
+    softClose: facts.softClose,
+    extended: facts.extended,
+    ...priceView(facts),
+    status: facts.status,
+    bids: bids.map((bid) => bidView(bid, user(bid.bidderId))),
+    bidCount: facts.bidCount,
+    createdAt: facts.createdAt,
+    winner: facts.winnerId === null ? null : user(facts.winnerId),
+    finalPrice: facts.finalPrice === null ? null : centsToDollars(facts.finalPrice),
+    revision: facts.revision,
+  };
+};
