@@ -138,3 +138,4 @@ export {
   watchRefusals,
   type SocketAck,
 } from './socket/socket';
+export { applyAuctionEvent, sortBids } from './socket/apply-auction-event';

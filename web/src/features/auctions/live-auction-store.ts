@@ -1,4 +1,9 @@
-import type { AuctionSocketEvent, AuctionView, BidView } from '@auction/contracts';
+import {
+  type AuctionSocketEvent,
+  type AuctionView,
+  type BidView,
+  applyAuctionEvent,
+} from '@auction/contracts';
 import { create } from 'zustand';
 import { ApiError } from '../../lib/api-client';
 import { advanceWatch, watchAuction } from '../../lib/socket';
@@ -39,87 +44,6 @@ export interface OwnBid {
   /** The auction's new end, when the bid landed in its soft-close window. */
   readonly auctionEndTime?: string | undefined;
 }
-
-/** Highest first; among equal amounts the leading bid first (its maximum came first), then the earlier. */
-export const sortBids = (bids: readonly BidView[], leadingBidId: string | null): BidView[] =>
-  [...bids].sort(
-    (a, b) =>
-      b.bidAmount - a.bidAmount ||
-      Number(b._id === leadingBidId) - Number(a._id === leadingBidId) ||
-      a.createdAt.localeCompare(b.createdAt),
-  );
-
-const withBid = (bids: readonly BidView[], bid: BidView, leadingBidId: string | null): BidView[] =>
-  sortBids([...bids.filter((b) => b._id !== bid._id), bid], leadingBidId);
-
-const IMAGE_CHANGE = 'image';
-
-/** The auction as one realtime event leaves it. Pure, so a replay gives the same view. */
-export const applyAuctionEvent = (auction: AuctionView, event: AuctionSocketEvent): AuctionView => {
-  const next: AuctionView = { ...auction, revision: event.revision, currentBid: event.currentBid };
-  next.status = event.status;
-  // The auction after the event, as the server tells it (older servers: leave as it was).
-  if (event.leadingBidId !== undefined) next.leadingBidId = event.leadingBidId;
-  if (event.reserve !== undefined) next.reserve = event.reserve;
-  if (event.buyNowPrice !== undefined) next.buyNowPrice = event.buyNowPrice;
-  switch (event.type) {
-    case 'BidPlaced':
-      if (event.bid) {
-        const known = auction.bids.some((bid) => bid._id === event.bid?._id);
-        next.bids = withBid(auction.bids, event.bid, next.leadingBidId);
-        if (!known) next.bidCount = auction.bidCount + 1;
-      }
-      break;
-    case 'BidEdited':
-    case 'AutomaticBidPlaced':
-      if (event.bid) next.bids = withBid(auction.bids, event.bid, next.leadingBidId);
-      break;
-    case 'BidRetracted':
-      if (event.bid) {
-        const id = event.bid._id;
-        next.bids = auction.bids.filter((bid) => bid._id !== id);
-        next.bidCount = Math.max(
-          0,
-          auction.bidCount - (next.bids.length < auction.bids.length ? 1 : 0),
-        );
-      }
-      break;
-    case 'AuctionEdited': {
-      const changes = event.changes ?? {};
-      for (const key of ['title', 'description', 'startingPrice', 'auctionEndTime'] as const)
-        if (key in changes) (next as Record<string, unknown>)[key] = changes[key];
-      if (IMAGE_CHANGE in changes) {
-        const image = (changes[IMAGE_CHANGE] ?? null) as AuctionView['image'];
-        next.image = image;
-        next.images = image;
-      }
-      break;
-    }
-    case 'AuctionClosed': {
-      const winner = auction.bids.find((bid) => bid.bidder._id === event.winnerId)?.bidder ?? null;
-      next.winner = winner;
-      next.finalPrice = event.finalPrice ?? null;
-      next.boughtNow = event.boughtNow ?? false;
-      break;
-    }
-    default:
-      break;
-  }
-  // A bid or raise in the soft-close window moved the end: the countdown follows it.
-  if (
-    (event.type === 'BidPlaced' ||
-      event.type === 'BidEdited' ||
-      event.type === 'AutomaticBidPlaced') &&
-    event.changes
-  ) {
-    const end = event.changes.auctionEndTime;
-    if (typeof end === 'string') {
-      next.auctionEndTime = end;
-      next.extended = true;
-    }
-  }
-  return next;
-};
 
 const highlightTimers = new Map<string, ReturnType<typeof setTimeout>>();
 
