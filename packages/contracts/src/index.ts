@@ -136,6 +136,10 @@ export {
   BidNotification,
   socketEventNames,
   watchRefusals,
+  type AuctionSocketEventName,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
   type SocketAck,
+  type SocketAckCallback,
 } from './socket/socket';
 export { applyAuctionEvent, sortBids } from './socket/apply-auction-event';

@@ -8,14 +8,19 @@ export const WatchAuction = z.object({
   /** The last stream revision the client has applied (-1: replay all); absent: replay nothing. */
   afterRevision: z.number().int().min(-1).optional(),
 });
+export type WatchAuction = z.infer<typeof WatchAuction>;
 export const UnwatchAuction = z.object({ auctionId: Id });
+export type UnwatchAuction = z.infer<typeof UnwatchAuction>;
 /** The spec's client `newBid` emit: accepted and ignored (state changes only through commands). */
 export const ClientNewBid = z.looseObject({});
+export type ClientNewBid = z.infer<typeof ClientNewBid>;
 
 /** Every acknowledgement: `{ok: true, ...}` or `{ok: false, error: {code, message}}`. */
 export type SocketAck =
   | ({ readonly ok: true } & Readonly<Record<string, unknown>>)
   | { readonly ok: false; readonly error: { readonly code: string; readonly message: string } };
+/** The acknowledgement callback a client passes as the last argument of its emit. */
+export type SocketAckCallback = (answer: SocketAck) => void;
 
 /** Server → room `auction:{id}`: one auction event, with its stream revision and the current bid. */
 export const AuctionSocketEvent = z.object({
@@ -81,6 +86,8 @@ export const socketEventNames = {
   /** Watchlist: nothing to show on the page, but its revision keeps the watcher's order. */
   AuctionEndingSoon: 'auctionUpdated',
 } as const;
+/** The names the auction events go out under (`newBid`, `bidUpdated`, ...). */
+export type AuctionSocketEventName = (typeof socketEventNames)[keyof typeof socketEventNames];
 
 /** Server → room `user:{id}` (every tab of that user): a notification the read model created. */
 export const BidNotification = z.object({
@@ -91,3 +98,32 @@ export const BidNotification = z.object({
   isRead: z.boolean(),
 });
 export type BidNotification = z.infer<typeof BidNotification>;
+
+/** Each auction event name with its listener: every one of them carries an `AuctionSocketEvent`. */
+type AuctionEventListeners = {
+  readonly [Name in AuctionSocketEventName]: (event: AuctionSocketEvent) => void;
+};
+
+/**
+ * Everything the server emits, as socket.io's event map (event name → listener): the API's
+ * `Server<ClientToServerEvents, ServerToClientEvents>`, the browser's
+ * `Socket<ServerToClientEvents, ClientToServerEvents>`. Types only: a client still parses what
+ * arrives (a server of another version may send something else).
+ */
+export interface ServerToClientEvents extends AuctionEventListeners {
+  /** To one watcher, instead of a replay from further behind than the server keeps. */
+  readonly [auctionStateEventName]: (state: AuctionStateEvent) => void;
+  /** To room `user:{id}`. */
+  readonly bidNotification: (notification: BidNotification) => void;
+}
+
+/**
+ * Everything a client of ours emits, each with its acknowledgement. Types only: the server parses
+ * every payload (`WatchAuction`, `UnwatchAuction`, `ClientNewBid`), whatever a client sends, and
+ * answers an unknown event or a bad payload with `VALIDATION_FAILED` when there is an ack to answer.
+ */
+export interface ClientToServerEvents {
+  readonly 'auction:watch': (watch: WatchAuction, ack: SocketAckCallback) => void;
+  readonly 'auction:unwatch': (unwatch: UnwatchAuction, ack?: SocketAckCallback) => void;
+  readonly newBid: (bid: ClientNewBid, ack?: SocketAckCallback) => void;
+}
