@@ -1,6 +1,7 @@
 import {
   type AuctionEvent,
   type AuctionSocketEvent,
+  type AuctionSocketEventName,
   type PublicUser,
   bidView,
   centsToDollars,
@@ -16,7 +17,8 @@ type Broadcast = Exclude<AuctionEvent, { type: 'AuctionCreated' }>;
 export const isBroadcast = (event: AuctionEvent): event is Broadcast =>
   event.type !== 'AuctionCreated';
 
-export const socketEventName = (event: Broadcast): string => socketEventNames[event.type];
+export const socketEventName = (event: Broadcast): AuctionSocketEventName =>
+  socketEventNames[event.type];
 
 const statusOf = (state: AuctionState): AuctionSocketEvent['status'] =>
   state.status === 'None' ? 'Live' : state.status;

@@ -4,11 +4,15 @@ import {
   asAuctionEvent,
   type AuctionEvent,
   type AuctionSocketEvent,
+  type AuctionSocketEventName,
   type AuctionStateEvent,
   type BidNotification,
   type PublicUser,
   ClientNewBid,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
   type SocketAck,
+  type SocketAckCallback,
   UnwatchAuction,
   WatchAuction,
   auctionStateEventName,
@@ -35,10 +39,12 @@ import { withImageUrls } from '../http/image-urls';
 import { UserCache } from './user-cache';
 import { type WatchLimitSettings, WatchLimits, socketAddress } from './watch-limits';
 
-type Ack = (answer: SocketAck) => void;
+/** The API's end of the contract: it hears `ClientToServerEvents` and emits `ServerToClientEvents`. */
+export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents>;
+type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 
 const reply = (ack: unknown, answer: SocketAck): void => {
-  if (typeof ack === 'function') (ack as Ack)(answer);
+  if (typeof ack === 'function') (ack as SocketAckCallback)(answer);
 };
 const invalid = (ack: unknown, message: string) =>
   reply(ack, { ok: false, error: { code: 'VALIDATION_FAILED', message } });
@@ -68,7 +74,11 @@ interface Followed {
   state: AuctionState;
   revision: number;
   /** The latest events as broadcast (name and payload), oldest first, for replays. */
-  readonly recent: { revision: number; name: string; payload: AuctionSocketEvent }[];
+  readonly recent: {
+    revision: number;
+    name: AuctionSocketEventName;
+    payload: AuctionSocketEvent;
+  }[];
   /** Every broadcast event from this revision on is in `recent`. */
   recentFrom: number;
   /** The business time of its `AuctionCreated` (for the state sent to a watcher far behind). */
@@ -100,7 +110,7 @@ export interface GatewayOptions {
  * checks and joins in one turn can neither miss it nor get it twice.
  */
 export class RealtimeGateway {
-  readonly io: Server;
+  readonly io: RealtimeServer;
   private subscription: Subscription | undefined;
   /** Global position of the last event this gateway has applied (broadcast or skipped). */
   private broadcastPosition = 0;
@@ -134,7 +144,7 @@ export class RealtimeGateway {
       ratePerAddress: config.WATCH_RATE_PER_ADDRESS,
       ...options.limits,
     });
-    this.io = new Server(httpServer, {
+    this.io = new Server<ClientToServerEvents, ServerToClientEvents>(httpServer, {
       serveClient: false,
       // Pages of CORS_ORIGINS may poll (long-polling requests are CORS requests; WebSocket is not).
       ...(config.CORS_ORIGINS
@@ -204,13 +214,17 @@ export class RealtimeGateway {
     }
   }
 
-  private connected(socket: Socket): void {
+  private connected(socket: RealtimeSocket): void {
     const req = socket.request as typeof socket.request & { user?: Account; sessionID?: string };
     if (req.user) void socket.join(userRoom(req.user.id));
     if (req.sessionID) void socket.join(sessionRoom(req.sessionID));
     this.limits.connected(socket, socketAddress(socket, this.deps.config.TRUST_PROXY));
     socket.on('disconnect', () => this.limits.disconnected(socket));
-    const handle = (event: string, handler: (payload: unknown, ack: unknown) => void) =>
+    // Whatever the contract says a client sends, the arguments are untrusted: `unknown` here.
+    const handle = (
+      event: keyof ClientToServerEvents,
+      handler: (payload: unknown, ack: unknown) => void,
+    ) =>
       socket.on(event, (...args: unknown[]) => {
         const last = args[args.length - 1];
         const ack = typeof last === 'function' ? last : undefined;
@@ -240,7 +254,7 @@ export class RealtimeGateway {
    * has reached (`auction:state`), never more than the buffer or the state. A refusal (limits,
    * unknown auction, a failure) leaves the socket as it was.
    */
-  private async watch(socket: Socket, payload: unknown, ack: unknown): Promise<void> {
+  private async watch(socket: RealtimeSocket, payload: unknown, ack: unknown): Promise<void> {
     const parsed = WatchAuction.safeParse(payload);
     if (!parsed.success) return invalid(ack, 'auction:watch takes {auctionId, afterRevision?}');
     const { auctionId, afterRevision } = parsed.data;
@@ -262,7 +276,7 @@ export class RealtimeGateway {
   }
 
   private async join(
-    socket: Socket,
+    socket: RealtimeSocket,
     auctionId: string,
     afterRevision: number | undefined,
   ): Promise<SocketAck> {
