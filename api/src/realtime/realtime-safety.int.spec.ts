@@ -112,15 +112,15 @@ describe('garbage from a client', () => {
     expect(await ask(rogue, 'x'.repeat(10_000))).toEqual(validationFailed);
 
     // The same without acknowledgements: nothing to answer, nothing breaks.
-    for (const payload of badWatches) rogue.socket.emit('auction:watch', payload);
-    rogue.socket.emit('auction:watch');
-    rogue.socket.emit('auction:unwatch');
-    rogue.socket.emit('auction:unwatch', 5);
-    rogue.socket.emit('newBid');
-    rogue.socket.emit('newBid', 5);
-    rogue.socket.emit('newBid', { productId: auctionId, bidAmount: 6000 });
-    rogue.socket.emit('somethingElse', 1, 2, 3);
-    rogue.socket.emit('error', { boom: true });
+    for (const payload of badWatches) rogue.raw.emit('auction:watch', payload);
+    rogue.raw.emit('auction:watch');
+    rogue.raw.emit('auction:unwatch');
+    rogue.raw.emit('auction:unwatch', 5);
+    rogue.raw.emit('newBid');
+    rogue.raw.emit('newBid', 5);
+    rogue.raw.emit('newBid', { productId: auctionId, bidAmount: 6000 });
+    rogue.raw.emit('somethingElse', 1, 2, 3);
+    rogue.raw.emit('error', { boom: true });
     await pause();
 
     expect(rogue.socket.connected).toBe(true);

@@ -1,6 +1,8 @@
 import {
   AuctionSocketEvent,
   BidNotification,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
   type SocketAck,
   socketEventNames,
 } from '@auction/contracts';
@@ -18,7 +20,10 @@ export interface Heard {
 }
 
 export interface Probe {
-  readonly socket: Socket;
+  /** A client of the contract, as the browser's: it emits only what a client of ours sends. */
+  readonly socket: Socket<ServerToClientEvents, ClientToServerEvents>;
+  /** The same socket, untyped: for what no client of ours sends (unknown events, bad payloads). */
+  readonly raw: Socket;
   /** Every event the server sent, in arrival order. */
   readonly heard: Heard[];
   /** The reason of each disconnect. */
@@ -42,18 +47,19 @@ export const probe = (
   const extraHeaders: Record<string, string> = {};
   if (options.cookie !== undefined) extraHeaders.cookie = options.cookie;
   if (options.origin !== undefined) extraHeaders.origin = options.origin;
-  const socket = io(server.url, {
+  const raw = io(server.url, {
     transports: ['websocket'],
     extraHeaders,
     forceNew: true,
     reconnection: false,
   });
-  open.push(socket);
+  const socket: Probe['socket'] = raw;
+  open.push(raw);
   const heard: Heard[] = [];
   const disconnects: string[] = [];
   socket.onAny((event: string, payload: unknown) => heard.push({ event, payload }));
   socket.on('disconnect', (reason) => disconnects.push(reason));
-  return { socket, heard, disconnects };
+  return { socket, raw, heard, disconnects };
 };
 
 /** A connected probe; rejects with the `connect_error`. */
@@ -69,10 +75,10 @@ export const connect = async (
   return p;
 };
 
-/** Emits `event` with `args` and an acknowledgement; resolves with the answer. */
+/** Emits `event` with `args` (anything: untyped) and an acknowledgement; resolves with the answer. */
 export const ask = (p: Probe, event: string, ...args: unknown[]): Promise<SocketAck> =>
   new Promise((resolve, reject) => {
-    p.socket
+    p.raw
       .timeout(ACK_MS)
       .emit(event, ...args, (error: Error | null, answer: SocketAck) =>
         error ? reject(error) : resolve(answer),
@@ -89,16 +95,14 @@ export const watch = (
 ): Promise<{ ack: SocketAck; replayed: number[] }> =>
   new Promise((resolve, reject) => {
     const before = p.heard.length;
-    p.socket
-      .timeout(ACK_MS)
-      .emit('auction:watch', payload, (error: Error | null, ack: SocketAck) => {
-        if (error) return reject(error);
-        const replayed = p.heard
-          .slice(before)
-          .filter((h) => isAuctionEvent(h, payload.auctionId))
-          .map((h) => AuctionSocketEvent.parse(h.payload).revision);
-        resolve({ ack, replayed });
-      });
+    p.socket.timeout(ACK_MS).emit('auction:watch', payload, (error, ack) => {
+      if (error) return reject(error);
+      const replayed = p.heard
+        .slice(before)
+        .filter((h) => isAuctionEvent(h, payload.auctionId))
+        .map((h) => AuctionSocketEvent.parse(h.payload).revision);
+      resolve({ ack, replayed });
+    });
   });
 
 const isAuctionEvent = (h: Heard, auctionId: string): boolean =>
