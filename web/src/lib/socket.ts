@@ -3,6 +3,8 @@ import {
   AuctionStateEvent,
   type AuctionView,
   BidNotification,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
   auctionStateEventName,
   socketEventNames,
   type SocketAck,
@@ -19,6 +21,12 @@ export const SOCKET_OPTIONS = {
   timeout: 20_000,
 } as const;
 const MAX_FAILURES = 5;
+
+/**
+ * This tab's end of the contract: it hears `ServerToClientEvents` and emits `ClientToServerEvents`.
+ * The listeners below still parse each payload (a server of another version may send otherwise).
+ */
+type AuctionSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 const auctionEventNames = [...new Set(Object.values(socketEventNames))];
 
@@ -37,7 +45,7 @@ interface Watch {
   asked: number | null;
 }
 
-let socket: Socket | null = null;
+let socket: AuctionSocket | null = null;
 let failures = 0;
 let watch: Watch | null = null;
 const notificationListeners = new Set<NotificationListener>();
@@ -86,9 +94,9 @@ const receiveNotification = (payload: unknown) => {
 };
 
 /** The one socket of this tab: connected lazily, on first use, with the session cookie. */
-const ensureSocket = (): Socket => {
+const ensureSocket = (): AuctionSocket => {
   if (socket) return socket;
-  const created = io(SOCKET_OPTIONS);
+  const created: AuctionSocket = io(SOCKET_OPTIONS);
   socket = created;
   failures = 0;
   created.on('connect', () => {
