@@ -20,7 +20,12 @@
 import { rmSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
-import type { AuctionSocketEvent, SocketAck } from '@auction/contracts';
+import type {
+  AuctionSocketEvent,
+  ClientToServerEvents,
+  ServerToClientEvents,
+  SocketAck,
+} from '@auction/contracts';
 import { type Socket, io } from 'socket.io-client';
 import {
   Http,
@@ -65,7 +70,7 @@ const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** What one socket saw: arrival time per revision (NaN: not yet), duplicates, order breaks. */
 interface Watcher {
-  readonly socket: Socket;
+  readonly socket: Socket<ServerToClientEvents, ClientToServerEvents>;
   readonly arrivals: Float64Array;
   lastRevision: number;
   duplicates: number;
@@ -102,7 +107,7 @@ const measure = async (target: Target) => {
   const watchers: Watcher[] = [];
   const open = (): Promise<Watcher> =>
     new Promise((done, fail) => {
-      const socket = io(target.url, {
+      const socket: Watcher['socket'] = io(target.url, {
         transports: ['websocket'],
         reconnection: false,
         forceNew: true,

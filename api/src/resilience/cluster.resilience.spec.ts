@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   AuctionSocketEvent,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
   auctionStream,
   centsToDollars,
   dollarsToCents,
@@ -74,7 +76,7 @@ const storeEnv = {
   EVENTSTORE_CONNECTION_STRING: process.env.EVENTSTORE_CONNECTION_STRING ?? '',
 };
 const nodes: Node[] = [];
-const sockets: Socket[] = [];
+const sockets: Socket<ServerToClientEvents, ClientToServerEvents>[] = [];
 
 afterAll(async () => {
   for (const socket of sockets) socket.disconnect();
@@ -112,7 +114,11 @@ const health = async (node: Node) => {
 
 /** A guest socket on `node` watching `auctionIds` from their first event; records what it hears. */
 const watcher = async (node: Node, auctionIds: readonly string[]) => {
-  const socket = io(node.base, { transports: ['websocket'], forceNew: true, reconnection: false });
+  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(node.base, {
+    transports: ['websocket'],
+    forceNew: true,
+    reconnection: false,
+  });
   sockets.push(socket);
   const heard = new Map<string, number[]>(auctionIds.map((id) => [id, []]));
   const names: ReadonlySet<string> = new Set(Object.values(socketEventNames));
