@@ -3,3 +3,5 @@
  * package's face for production code.
  */
 export { ReadStoreUserDirectory } from '../users/user-directory';
+export { EventLog } from './event-log';
+export { projectionHarness } from './harness';
