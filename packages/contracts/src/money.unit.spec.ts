@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { Dollars, MAX_CENTS, dollarsToCents, hasAtMostTwoDecimals } from './money';
+import {
+  Cents,
+  Dollars,
+  MAX_CENTS,
+  centsToDollars,
+  dollarsToCents,
+  formatCents,
+  hasAtMostTwoDecimals,
+} from './money';
 
 describe('hasAtMostTwoDecimals', () => {
   it.each([
@@ -76,5 +84,61 @@ describe('Dollars', () => {
     }
     expect(dollarsToCents(4.35)).toBe(435);
     expect(dollarsToCents(1.15)).toBe(115);
+  });
+});
+
+describe('the largest amount (MAX_CENTS)', () => {
+  it('is $1,000,000,000.00, a whole number of cents that doubles keep exactly', () => {
+    expect(formatCents(MAX_CENTS)).toBe('$1,000,000,000.00');
+    expect(Number.isSafeInteger(MAX_CENTS)).toBe(true);
+  });
+
+  it('is the last amount Cents and Dollars accept', () => {
+    expect(Cents.safeParse(MAX_CENTS).success).toBe(true);
+    expect(Cents.safeParse(MAX_CENTS + 1).success).toBe(false);
+    expect(Dollars.safeParse(MAX_CENTS / 100).success).toBe(true);
+    expect(Dollars.safeParse(MAX_CENTS / 100 + 0.01).success).toBe(false);
+  });
+
+  it('Cents refuses a negative amount, a fraction of a cent and a non-number', () => {
+    for (const value of [-1, 0.5, Number.NaN, '100', null])
+      expect(Cents.safeParse(value).success).toBe(false);
+    expect(Cents.safeParse(0).success).toBe(true);
+  });
+
+  it('Dollars refuses a negative amount and infinity', () => {
+    for (const value of [-0.01, Number.POSITIVE_INFINITY, Number.NaN, '1.00'])
+      expect(Dollars.safeParse(value).success).toBe(false);
+  });
+});
+
+describe('dollarsToCents', () => {
+  it('rounds to the nearest cent (half away from zero as Math.round does, read on the double)', () => {
+    expect(dollarsToCents(0.1 + 0.2)).toBe(30);
+    expect(dollarsToCents(150 + 0.1 + 0.2)).toBe(15_030);
+    expect(dollarsToCents(1.239)).toBe(124);
+    expect(dollarsToCents(1.231)).toBe(123);
+    expect(dollarsToCents(0.005)).toBe(1);
+    // 1.005 is stored as 1.00499999999999989…: it rounds down.
+    expect(dollarsToCents(1.005)).toBe(100);
+  });
+
+  it('centsToDollars divides by a hundred', () => {
+    expect(centsToDollars(12_345)).toBe(123.45);
+    expect(centsToDollars(5)).toBe(0.05);
+    expect(centsToDollars(0)).toBe(0);
+  });
+});
+
+describe('formatCents', () => {
+  it.each([
+    [0, '$0.00'],
+    [5, '$0.05'],
+    [100, '$1.00'],
+    [12_345, '$123.45'],
+    [10_000, '$100.00'],
+    [123_456_789, '$1,234,567.89'],
+  ])('prints %i cents as %s', (amount, printed) => {
+    expect(formatCents(amount)).toBe(printed);
   });
 });
