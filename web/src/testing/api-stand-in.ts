@@ -1,0 +1,69 @@
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { vi } from 'vitest';
+
+/** One request the stand-in received. */
+export interface ApiRequest {
+  readonly method: string;
+  /** Without the `/api/v1` prefix, e.g. `/auction/notifications`. */
+  readonly path: string;
+  readonly query: URLSearchParams;
+}
+
+/** What the stand-in answers: a status (200 by default) and a JSON body. */
+export interface ApiAnswer {
+  readonly status?: number;
+  readonly body: unknown;
+}
+
+export interface ApiStandIn {
+  /** Every request so far, in arrival order. */
+  readonly requests: ApiRequest[];
+  /** What the next requests are answered with (may wait, to hold an answer back). */
+  answer: (request: ApiRequest) => ApiAnswer | Promise<ApiAnswer>;
+  close(): Promise<void>;
+}
+
+/** The API's envelope around a successful answer. */
+export const ok = (body: Record<string, unknown> = {}): ApiAnswer => ({
+  body: { success: true, message: '', ...body },
+});
+/** A refusal as the API sends it. */
+export const refused = (status: number, message: string): ApiAnswer => ({
+  status,
+  body: { success: false, message },
+});
+
+/**
+ * A real HTTP server on an ephemeral port of 127.0.0.1 standing in for the API, for the web
+ * app's unit specs (the web workspace may not import @auction/api). The page's calls go to
+ * `/api/v1/...` on its own origin: `fetch` is given that origin, as a browser resolves a relative
+ * URL against the page. Answers are scripted with `answer`; `vi.unstubAllGlobals` undoes `fetch`.
+ */
+export const startApiStandIn = async (): Promise<ApiStandIn> => {
+  const standIn: ApiStandIn = {
+    requests: [],
+    answer: () => refused(404, 'Not found'),
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    for await (const _chunk of req); // the body is not read by any answer
+    const url = new URL(req.url ?? '/', 'http://stand-in');
+    const request = {
+      method: req.method ?? 'GET',
+      path: url.pathname.replace(/^\/api\/v1/, ''),
+      query: url.searchParams,
+    };
+    standIn.requests.push(request);
+    const { status = 200, body } = await standIn.answer(request);
+    res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+  };
+  const server = createServer((req, res) => void handle(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const fetchFromNode = globalThis.fetch;
+  vi.stubGlobal('fetch', (input: string, init?: RequestInit) =>
+    fetchFromNode(new URL(input, origin), init),
+  );
+  return standIn;
+};
