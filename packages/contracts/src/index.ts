@@ -5,6 +5,7 @@ export {
   centsToDollars,
   dollarsToCents,
   formatCents,
+  formatWholeCents,
   hasAtMostTwoDecimals,
 } from './money';
 export {
@@ -102,7 +103,7 @@ export {
   ProfileView,
 } from './http/views';
 export { type BidFacts, type Ranked, bidView, deletedUser, standingOrder } from './http/bid-view';
-export { WatchlistState } from './http/watchlist';
+export { WatchlistState, watchlistOperations } from './http/watchlist';
 export {
   AuditEvent,
   AuditStatus,
@@ -113,7 +114,53 @@ export {
   AuditDifference,
   AuditReadModelCheck,
   AuditVerification,
+  AuditParams,
+  AuditPoint,
+  auditOperations,
 } from './http/audit';
+export { API_BASE, type Method, type Operation, operationTable, pathOf } from './http/operation';
+export { operations, serviceOperations } from './http/operations';
+export {
+  MAX_PAGE_SIZE,
+  MAX_CURSOR_LENGTH,
+  INVALID_CURSOR,
+  INVALID_LIMIT,
+  NextCursor,
+  PageQuery,
+  pageFields,
+} from './http/paging';
+export { DECIMALS } from './http/input';
+export {
+  Email,
+  LoginFields,
+  SignupFields,
+  passwordsMatch,
+  LoginBody,
+  SignupBody,
+  GoogleLoginBody,
+  authOperations,
+} from './http/auth';
+export {
+  startingPriceMessages,
+  CreateAuctionBody,
+  type EndChange,
+  EditAuctionBody,
+  AuctionIdParams,
+  AuctionIdQuery,
+  AuctionFilters,
+  CreateCategoryBody,
+  auctionOperations,
+} from './http/auctions';
+export {
+  AMOUNT_REQUIRED,
+  BidAmount,
+  PlaceBidBody,
+  EditBidBody,
+  BuyNowBody,
+  BidParams,
+  bidOperations,
+} from './http/bids';
+export { HistoryQuery, userOperations } from './http/users';
 export {
   AccountRegistered,
   AccountDeletionRequested,

@@ -56,3 +56,7 @@ const usd = new Intl.NumberFormat('en-US', {
 });
 /** `12345` → `"$123.45"` */
 export const formatCents = (cents: Cents): string => usd.format(cents / 100);
+
+/** `10000` → `"$100"`, `12345` → `"$123.45"`: whole dollars without cents, as the messages write limits. */
+export const formatWholeCents = (cents: Cents): string =>
+  cents % 100 === 0 ? usd.format(cents / 100).replace(/\.00$/, '') : usd.format(cents / 100);

@@ -6,6 +6,7 @@ import {
   centsToDollars,
   dollarsToCents,
   formatCents,
+  formatWholeCents,
   hasAtMostTwoDecimals,
 } from './money';
 
@@ -140,5 +141,17 @@ describe('formatCents', () => {
     [123_456_789, '$1,234,567.89'],
   ])('prints %i cents as %s', (amount, printed) => {
     expect(formatCents(amount)).toBe(printed);
+  });
+});
+
+describe('formatWholeCents', () => {
+  it.each([
+    [10_000, '$100'],
+    [100, '$1'],
+    [MAX_CENTS, '$1,000,000,000'],
+    [10_050, '$100.50'],
+    [1, '$0.01'],
+  ])('%d cents: %s', (cents, text) => {
+    expect(formatWholeCents(cents)).toBe(text);
   });
 });

@@ -9,6 +9,19 @@ import { DAY_MS } from './time';
 export const rules = {
   /** $100 */
   minStartingPriceCents: 10_000,
+  /**
+   * The longest texts people type, in characters once normalised and trimmed: what the API
+   * accepts, the web forms check first and the events hold.
+   */
+  maxLength: {
+    title: 200,
+    description: 5000,
+    categoryName: 80,
+    categoryDescription: 1000,
+    /** A first or last name, which must also hold at least `minNameLength` characters. */
+    name: 60,
+  },
+  minNameLength: 2,
   maxAuctionDurationMs: 90 * DAY_MS,
   /**
    * The soft close of new auctions (on by default): a bid in the last 2 minutes moves the end to

@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { Cents } from '../money';
 import { IsoTime } from '../time';
 import { Id } from '../ids';
+import { rules } from '../rules';
 
 /** A reference to an uploaded image (a URL path on our own server), or null. */
 export const ImageRef = z.string().min(1).max(512).nullable();
 
-export const AuctionTitle = z.string().trim().min(1).max(200);
-export const AuctionDescription = z.string().trim().min(1).max(5000);
+export const AuctionTitle = z.string().trim().min(1).max(rules.maxLength.title);
+export const AuctionDescription = z.string().trim().min(1).max(rules.maxLength.description);
 
 const base = { auctionId: Id, at: IsoTime };
 /** Every bid event names the bid and its bidder. */

@@ -1,9 +1,18 @@
 import { z } from 'zod';
 import { Id } from '../ids';
+import { rules } from '../rules';
 import { IsoTime } from '../time';
 
-export const CategoryName = z.string().trim().min(1, 'Please enter Name of Category').max(80);
-export const CategoryDescription = z.string().trim().min(1, 'Please enter Description').max(1000);
+export const CategoryName = z
+  .string()
+  .trim()
+  .min(1, 'Please enter Name of Category')
+  .max(rules.maxLength.categoryName);
+export const CategoryDescription = z
+  .string()
+  .trim()
+  .min(1, 'Please enter Description')
+  .max(rules.maxLength.categoryDescription);
 
 /** Written to `category-{id}`. */
 export const CategoryCreated = z.object({

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { Id } from '../ids';
+import { IsoTime, toIsoTime } from '../time';
+import { operationTable } from './operation';
 import { BidView, ImageView, PublicUser } from './views';
 
 /**
@@ -149,3 +152,82 @@ export const AuditVerification = z.object({
   readModels: AuditReadModelCheck,
 });
 export type AuditVerification = z.infer<typeof AuditVerification>;
+
+/** The auction an audit route reads: `/audit/auctions/{id}/...`. */
+export const AuditParams = z.object({
+  id: z.custom<string>((value) => Id.safeParse(value).success, { error: 'Invalid auction id' }),
+});
+
+const REVISION_MESSAGE = 'revision must be a whole number, 0 or more';
+const AT_MESSAGE = 'at must be an ISO date-time such as 2030-01-01T12:00:00.000Z';
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+
+const revision = z
+  .custom<string>(isString, { error: REVISION_MESSAGE })
+  .pipe(z.string().regex(/^\d{1,15}$/, REVISION_MESSAGE))
+  .transform(Number)
+  .pipe(z.number().int().max(Number.MAX_SAFE_INTEGER, REVISION_MESSAGE));
+
+// Any offset in; out in the fixed UTC form whose string order is the order of business times.
+const at = z
+  .custom<string>(isString, { error: AT_MESSAGE })
+  .pipe(z.iso.datetime({ offset: true, error: AT_MESSAGE }))
+  .transform((value) => toIsoTime(Date.parse(value)))
+  .refine((value) => IsoTime.safeParse(value).success, { error: 'at is out of range' });
+
+/**
+ * Where to stop the fold: through `revision` (inclusive), through the last event whose business
+ * time is at or before `at`, or (neither given) through the last event.
+ */
+export const AuditPoint = z
+  .object({ revision: revision.optional(), at: at.optional() })
+  .refine((point) => point.revision === undefined || point.at === undefined, {
+    error: 'Give either revision or at, not both',
+  });
+export type AuditPoint = z.infer<typeof AuditPoint>;
+
+/** `/api/v1/audit/auctions/{id}/...` (design §7): for Auditors, Admins and the auction's seller. */
+export const auditOperations = operationTable({
+  events: {
+    method: 'get',
+    path: '/audit/auctions/{id}/events',
+    summary: "An auction's stored events (Auditor, Admin or its seller)",
+    auth: 'user',
+    params: AuditParams,
+    ok: 200,
+    payload: {
+      auctionId: z.string(),
+      lastRevision: z.number().int().nullable(),
+      events: z.array(AuditEvent),
+    },
+  },
+  state: {
+    method: 'get',
+    path: '/audit/auctions/{id}/state',
+    summary: 'The auction folded through a revision or a time',
+    auth: 'user',
+    params: AuditParams,
+    query: AuditPoint,
+    ok: 200,
+    payload: { state: AuditState },
+  },
+  verify: {
+    method: 'get',
+    path: '/audit/auctions/{id}/verify',
+    summary: "Check the auction's hash chain and read models",
+    auth: 'user',
+    params: AuditParams,
+    ok: 200,
+    payload: { verification: AuditVerification },
+  },
+  export: {
+    method: 'get',
+    path: '/audit/auctions/{id}/export',
+    summary: "The auction's events as NDJSON, one per line",
+    auth: 'user',
+    params: AuditParams,
+    ok: 200,
+    raw: { contentType: 'application/x-ndjson', schema: AuditEvent },
+  },
+});
