@@ -1,3 +1,4 @@
+import { API_BASE, serviceOperations } from '@auction/contracts';
 import express, { type RequestHandler } from 'express';
 import type { AppDeps } from './app-deps';
 import { auditRoutes } from './http/audit/routes';
@@ -9,6 +10,7 @@ import { corsFor } from './http/cors';
 import { csrfGuard } from './http/csrf';
 import { errorHandler, notFound } from './http/errors';
 import { openApiRoute } from './http/openapi';
+import { routesOn } from './http/route';
 import { AcknowledgedWrites } from './http/acknowledged-writes';
 import { healthRoute, readinessGate } from './http/readiness';
 import { inSequence } from './http/in-sequence';
@@ -65,7 +67,7 @@ export const createApp = (deps: AppDeps, port: () => number) => {
     // answer carries it), and the images loadable from their pages (the security headers say
     // same-origin for everything else).
     const corsHeaders = corsFor(cors);
-    app.use('/api/v1', corsHeaders);
+    app.use(API_BASE, corsHeaders);
     app.use(UPLOADS_PATH, corsHeaders, (_req, res, next) => {
       res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
       next();
@@ -98,14 +100,17 @@ export const createApp = (deps: AppDeps, port: () => number) => {
       // while the read models catch up at start the readiness gate below decides instead.
       acknowledged.middleware(
         (method, path) =>
-          isPlaceBid(method, path) || path === '/health' || !deps.readiness.isReady(),
+          isPlaceBid(method, path) ||
+          path === serviceOperations.health.path ||
+          !deps.readiness.isReady(),
       ),
       // While the read models catch up at start: reads wait briefly, then answer 503 (readiness.ts).
       readinessGate(deps.readiness),
     ),
   );
-  api.get('/health', healthRoute(deps));
-  api.get('/openapi.json', openApiRoute);
+  const route = routesOn(api);
+  route(serviceOperations.health, healthRoute(deps));
+  route(serviceOperations.openapi, openApiRoute);
   api.use('/auth', authRoutes(deps, passport));
   api.use('/auction', auctionRoutes(deps, passport));
   api.use('/user', userRoutes(deps, passport));
@@ -115,7 +120,7 @@ export const createApp = (deps: AppDeps, port: () => number) => {
   api.use(notFound);
   api.use(errorHandler(deps.log));
 
-  app.use('/api/v1', api);
+  app.use(API_BASE, api);
   app.use(UPLOADS_PATH, deps.images.serve);
   app.use(webApp(deps.config.WEB_DIR));
   app.use(notFound);

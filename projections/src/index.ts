@@ -32,8 +32,6 @@ export { type UserDirectory, type AccountRecord, accountsCollection } from './us
 export { type ImageUrl, imageView, storedImagePath } from './images';
 export {
   DEFAULT_PAGE_SIZE,
-  MAX_PAGE_SIZE,
-  MAX_CURSOR_LENGTH,
   decodeCursor,
   encodeCursor,
   pagedLists,

@@ -1,3 +1,4 @@
+import { MAX_CURSOR_LENGTH, MAX_PAGE_SIZE } from '@auction/contracts';
 import type { Doc, FindAfter, FindOptions, IndexValue } from './read-store/read-store';
 import { placeOf } from './read-store/query-semantics';
 
@@ -9,10 +10,8 @@ import { placeOf } from './read-store/query-semantics';
  * costs the same on the thousandth page as on the first.
  */
 
-/** Most lists' page when the request names none. */
+/** Most lists' page when the request names none; the most any page holds is `MAX_PAGE_SIZE`. */
 export const DEFAULT_PAGE_SIZE = 20;
-/** The most any page holds. */
-export const MAX_PAGE_SIZE = 100;
 
 /** The lists that page, each with the types of its order's values (its cursor's shape). */
 export const pagedLists = {
@@ -36,9 +35,6 @@ export interface Page<T> {
   readonly items: T[];
   readonly nextCursor: string | null;
 }
-
-/** The longest cursor accepted (one of ours is a few hundred characters at most). */
-export const MAX_CURSOR_LENGTH = 1024;
 
 /** The opaque cursor of the place after `after` in `list`: base64url of `[list, ...values, id]`. */
 export const encodeCursor = (list: PagedList, after: FindAfter): string =>

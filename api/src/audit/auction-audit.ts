@@ -1,5 +1,6 @@
 import {
   type AuditEvent,
+  type AuditPoint,
   type AuditState,
   type AuditVerification,
   AuctionCreated,
@@ -19,7 +20,6 @@ import {
   catalogProjection,
 } from '@auction/projections';
 import { toAuditEvent } from './audit-events';
-import type { AuditPoint } from './audit-point';
 import { foldTo, toAuditState } from './audit-state';
 import { chainCheck, compareReadModels, truncationCheck } from './audit-verify';
 import { watcherEventsOf } from './watcher-events';

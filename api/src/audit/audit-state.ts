@@ -1,5 +1,6 @@
 import {
   type AuditEvent,
+  type AuditPoint,
   type AuditState,
   AuctionEvent,
   DomainError,
@@ -17,7 +18,6 @@ import {
   imageView,
   storedImagePath,
 } from '@auction/projections';
-import type { AuditPoint } from './audit-point';
 
 export interface FoldedState {
   readonly state: AuctionState;

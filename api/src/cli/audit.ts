@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   type AuditEvent,
+  AuditPoint,
   type AuditState,
   type AuditVerification,
   DomainError,
@@ -21,7 +22,6 @@ import {
 } from '@auction/contracts';
 import type { UserDirectory } from '@auction/projections';
 import { AuctionAudit } from '../audit/auction-audit';
-import { AuditPoint } from '../audit/audit-point';
 import { loadConfig } from '../config';
 import { openAccounts, openLogAndReadModels } from '../stores';
 

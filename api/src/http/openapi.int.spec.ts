@@ -1,7 +1,14 @@
+import {
+  API_BASE,
+  DAY_MS,
+  formatWholeCents,
+  rules,
+  startingPriceMessages,
+} from '@auction/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app';
+import { signUpAndLogIn } from '../testing/fixtures';
 import { type TestServer, startTestServer } from '../testing/test-server';
-import { API_BASE } from './openapi';
 
 interface Layer {
   readonly rawPath?: unknown;
@@ -136,7 +143,7 @@ describe('GET /api/v1/openapi.json', () => {
     expect(create.requestBody.content['multipart/form-data'].schema.properties.image).toBeDefined();
     expect(create.requestBody.content['application/json'].schema.properties.startingPrice).toEqual({
       type: 'number',
-      minimum: 100,
+      minimum: rules.minStartingPriceCents / 100,
       maximum: 1_000_000_000,
     });
     expect(doc.paths['/auction/fetchAllAuctions'].get.security).toEqual([]);
@@ -145,5 +152,35 @@ describe('GET /api/v1/openapi.json', () => {
       expect.objectContaining({ name: 'auctionId', in: 'query', required: true }),
     ]);
     expect(doc.components.schemas.AuctionView.properties.currentBid).toEqual({ type: 'number' });
+  });
+});
+
+describe('the minimum starting price, written once (rules.minStartingPriceCents)', () => {
+  it('is what the document says and what the API answers, a cent below and at it', async () => {
+    const minimum = rules.minStartingPriceCents / 100;
+    const create = doc.paths['/auction/createAuction'].post.requestBody.content;
+    for (const media of ['application/json', 'multipart/form-data'])
+      expect(create[media].schema.properties.startingPrice.minimum).toBe(minimum);
+
+    const seller = await signUpAndLogIn(server);
+    const attempt = (startingPrice: number) =>
+      seller.client.post(`${API_BASE}/auction/createAuction`, {
+        json: {
+          title: 'Minimum starting price',
+          description: 'Priced at the edge',
+          category: 'antiques',
+          startingPrice,
+          auctionDate: new Date(Date.now() + 3 * DAY_MS).toISOString(),
+        },
+      });
+    const below = await attempt(minimum - 0.01);
+    expect(below.status).toBe(400);
+    expect(below.body.message).toBe(startingPriceMessages.tooLow);
+    expect(below.body.message).toBe(
+      `Starting price must be at least ${formatWholeCents(rules.minStartingPriceCents)}`,
+    );
+    const at = await attempt(minimum);
+    expect(at.status, JSON.stringify(at.body)).toBe(201);
+    expect(at.body.auction.startingPrice).toBe(minimum);
   });
 });

@@ -1,6 +1,6 @@
 import { errorCatalog } from '@auction/contracts';
 import type { ProjectionRunner, ProjectionStatus } from '@auction/projections';
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { AppDeps } from '../app-deps';
 import { respond } from './respond';
 
@@ -187,8 +187,8 @@ export const readinessGate =
  * could not start make it 503.
  */
 export const healthRoute =
-  (deps: AppDeps): RequestHandler =>
-  async (_req, res) => {
+  (deps: AppDeps) =>
+  async (_req: Request, res: Response): Promise<void> => {
     const catchingUp = !deps.readiness.isReady();
     const [stores, cluster, readModels] = await Promise.all([
       deps.storeHealth(catchingUp ? CATCHING_UP_PROBE_MS : undefined),

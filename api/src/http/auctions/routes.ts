@@ -3,9 +3,13 @@ import {
   type AuctionCommand,
   type AuctionView,
   DomainError,
+  type EndChange,
+  IsoTime,
+  auctionOperations as ops,
   fixedCategories,
   rejection,
   rules,
+  toIsoTime,
 } from '@auction/contracts';
 import { fold, initialState } from '@auction/engine';
 import {
@@ -18,7 +22,7 @@ import {
   sellerAuctionsPage,
   userNotificationsPage,
 } from '@auction/projections';
-import { type Request, type RequestHandler, Router } from 'express';
+import { type RequestHandler, Router } from 'express';
 import type { AppDeps } from '../../app-deps';
 import type { AppPassport } from '../auth/passport';
 import { commandMetadata, currentUser, newId } from '../request-context';
@@ -28,20 +32,21 @@ import { respond } from '../respond';
 import { clientAddress, limiter } from '../rate-limit';
 import { claimUpload } from '../uploads';
 import { imageUploadOf } from '../upload-limits';
-import { PageQuery } from '../paging';
-import { parseInput } from '../validate';
-import {
-  AuctionFilters,
-  AuctionIdParams,
-  AuctionIdQuery,
-  CreateAuctionBody,
-  CreateCategoryBody,
-  EditAuctionBody,
-  type EndChange,
-  endOnDate,
-} from './schemas';
+import { pageRequest } from '../paging';
+import { routesOn } from '../route';
 import { releaseAuctionImages } from './images';
 import { withWatching } from '../watchlist/routes';
+
+/**
+ * `date` at the time of day of `current` (both UTC), the end a date-only edit means; undefined
+ * when that is not a time the product can hold.
+ */
+export const endOnDate = (date: string, current: string): string | undefined => {
+  const at = Date.parse(`${date}${current.slice(10)}`);
+  if (!Number.isFinite(at)) return undefined;
+  const iso = toIsoTime(at);
+  return IsoTime.safeParse(iso).success ? iso : undefined;
+};
 
 /** The end an edit asks for: as sent, or the sent date at the current end's time of day. */
 const newEnd = (change: EndChange | undefined, current: string): string | undefined => {
@@ -63,6 +68,7 @@ const requireLogin: RequestHandler = (req, _res, next) => {
 /** Auctions, categories and notifications: `/api/v1/auction/...` (spec §7). */
 export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
   const router = Router();
+  const route = routesOn(router, '/auction');
   const cursors = notificationCursors(deps.read);
   const imageUpload = imageUploadOf(deps);
   // New auctions per user and per address.
@@ -120,8 +126,7 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
   };
 
   // Checked before the body so a stranger learns nothing more than 403; the decider checks again.
-  const ownAuction = async (req: Request, userId: string): Promise<AuctionView> => {
-    const { id } = parseInput(AuctionIdParams, req.params);
+  const ownAuction = async (id: string, userId: string): Promise<AuctionView> => {
     const auction = await detail(id);
     if (!auction) throw new DomainError(rejection('AUCTION_NOT_FOUND'));
     if (auction.seller._id !== userId) throw new DomainError(rejection('NOT_AUCTION_OWNER'));
@@ -130,9 +135,9 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
 
   // Counted before the body is read, so a refused create never stores its image.
   const createGuards = [requireLogin, auctionsPerUser, auctionsPerAddress, imageUpload];
-  router.post('/createAuction', ...createGuards, async (req, res) => {
+  route(ops.createAuction, ...createGuards, async (req, res, { body }) => {
     const user = currentUser(req);
-    const input = parseInput(CreateAuctionBody, req.body ?? {});
+    const input = body();
     const image = claimUpload(req);
     const auctionId = newId(req, user.id, 'auction');
     const outcome = await send(
@@ -161,9 +166,9 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
     });
   });
 
-  router.get('/getAuctions', async (req, res) => {
+  route(ops.sellerAuctions, async (req, res, { query }) => {
     const user = currentUser(req);
-    const page = parseInput(PageQuery('sellerAuctions'), req.query);
+    const page = pageRequest('sellerAuctions', query());
     const { items: auctions, nextCursor } = await sellerAuctionsPage(
       deps.read,
       deps.users,
@@ -174,9 +179,9 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
     respond(res, 200, 'Auctions Fetched', { auctions, nextCursor });
   });
 
-  router.delete('/deleteAuction/:id', async (req, res) => {
+  route(ops.cancelAuction, async (req, res, { params }) => {
     const user = currentUser(req);
-    const auction = await ownAuction(req, user.id);
+    const auction = await ownAuction(params().id, user.id);
     await send({
       type: 'CancelAuction',
       data: { auctionId: auction._id, reason: 'seller' },
@@ -187,13 +192,13 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
     respond(res, 200, 'Auction Deleted Successfully');
   });
 
-  router.get('/fetchAllAuctions', async (req, res) => {
-    const filters = parseInput(AuctionFilters, req.query);
-    const page = parseInput(PageQuery('auctions'), req.query);
+  route(ops.liveAuctions, async (req, res, { query }) => {
+    const { search, category, ...paging } = query();
+    const page = pageRequest('auctions', paging);
     const { items: auctions, nextCursor } = await liveAuctionsPage(
       deps.read,
       deps.users,
-      filters,
+      { search, category },
       page,
       deps.imageUrl,
     );
@@ -203,25 +208,25 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
     });
   });
 
-  router.get('/fetchSpecificAuction', async (req, res) => {
-    const { auctionId } = parseInput(AuctionIdQuery, req.query);
+  route(ops.auctionDetail, async (req, res, { query }) => {
+    const { auctionId } = query();
     const auctionDetails = await detail(auctionId, req.user?.id);
     if (!auctionDetails) throw new DomainError(rejection('AUCTION_NOT_FOUND'));
     const [shown] = await withWatching(deps, req, [auctionDetails]);
     respond(res, 200, 'Auction Fetched', { auctionDetails: shown });
   });
 
-  router.get('/featured', async (req, res) => {
+  route(ops.featured, async (req, res) => {
     const featured = await featuredAuctions(deps.read, deps.users, deps.imageUrl);
     respond(res, 200, 'Featured Auctions Fetched', {
       featured: await withWatching(deps, req, featured),
     });
   });
 
-  router.patch('/editAuction/:id', requireLogin, imageUpload, async (req, res) => {
+  route(ops.editAuction, requireLogin, imageUpload, async (req, res, { params, body }) => {
     const user = currentUser(req);
-    const auction = await ownAuction(req, user.id);
-    const input = parseInput(EditAuctionBody, req.body ?? {});
+    const auction = await ownAuction(params().id, user.id);
+    const input = body();
     const endsAt = newEnd(input.auctionEndTime, auction.auctionEndTime);
     const uploaded = claimUpload(req);
     const image = uploaded ?? (input.removeImage ? null : undefined);
@@ -252,9 +257,9 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
     });
   });
 
-  router.post('/createCategory', requireLogin, async (req, res) => {
+  route(ops.createCategory, requireLogin, async (req, res, { body }) => {
     const user = currentUser(req);
-    const input = parseInput(CreateCategoryBody, req.body ?? {});
+    const input = body();
     const { commandId, correlationId, at } = commandMetadata(req, deps, user.id);
     const categoryId = randomUUID();
     const outcome = await deps.engine.createCategory({
@@ -272,26 +277,26 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
     respond(res, 201, 'Category Created', { category: category ?? null });
   });
 
-  router.get('/getAllCategories', async (req, res) => {
-    const page = parseInput(PageQuery('categories'), req.query);
+  route(ops.categories, async (_req, res, { query }) => {
+    const page = pageRequest('categories', query());
     const { items: categories, nextCursor } = await categoriesPage(deps.read, page);
     respond(res, 200, 'Categories Fetched', { categories, nextCursor });
   });
 
-  router.get('/notifications', async (req, res) => {
+  route(ops.notifications, async (req, res, { query }) => {
     const user = currentUser(req);
-    const page = parseInput(PageQuery('notifications'), req.query);
+    const page = pageRequest('notifications', query());
     const { items: data, nextCursor } = await userNotificationsPage(deps.read, user.id, page);
     respond(res, 200, 'Notifications Fetched', { data, nextCursor });
   });
 
-  router.patch('/notifications/mark-read', async (req, res) => {
+  route(ops.markNotificationsRead, async (req, res) => {
     const user = currentUser(req);
     await cursors.markAllRead(user.id);
     respond(res, 200, 'Notifications marked as read');
   });
 
-  router.delete('/notifications/clear', async (req, res) => {
+  route(ops.clearNotifications, async (req, res) => {
     const user = currentUser(req);
     await cursors.clearAll(user.id);
     respond(res, 200, 'Notifications cleared');

@@ -1,21 +1,23 @@
 import { once } from 'node:events';
-import { type AuditEvent, DomainError, Id, rejection } from '@auction/contracts';
+import {
+  type AuditEvent,
+  AuditParams,
+  DomainError,
+  auditOperations as ops,
+  rejection,
+} from '@auction/contracts';
 import { type Request, type RequestHandler, type Response, Router } from 'express';
-import { z } from 'zod';
 import type { AppDeps } from '../../app-deps';
 import { AuctionAudit } from '../../audit/auction-audit';
-import { AuditPoint } from '../../audit/audit-point';
 import { withoutMaxima } from '../../audit/audit-events';
 import { currentUser } from '../request-context';
 import { respond } from '../respond';
+import { routesOn } from '../route';
 import { parseInput } from '../validate';
-
-const AuditParams = z.object({
-  id: z.custom<string>((value) => Id.safeParse(value).success, { error: 'Invalid auction id' }),
-});
 
 const READ_MODEL_WAIT_MS = 5000;
 
+// Every audit route names its auction alike (`AuditParams`), read before the reader's rights.
 const auctionId = (req: Request): string => parseInput(AuditParams, req.params).id;
 
 /** Resolves once the response can take more, or it closed (the client went away). */
@@ -33,6 +35,7 @@ const drained = async (res: Response): Promise<void> => {
  */
 export const auditRoutes = (deps: AppDeps): Router => {
   const router = Router();
+  const route = routesOn(router, '/audit');
   const audit = new AuctionAudit({
     events: deps.events,
     read: deps.read,
@@ -57,7 +60,7 @@ export const auditRoutes = (deps: AppDeps): Router => {
     return role === 'Auditor' || role === 'Admin' ? (event: AuditEvent) => event : withoutMaxima;
   };
 
-  router.get('/auctions/:id/events', allowed, async (req, res) => {
+  route(ops.events, allowed, async (req, res) => {
     const id = auctionId(req);
     const events = (await audit.events(id)).map(forReader(req));
     respond(res, 200, 'Auction events', {
@@ -67,14 +70,14 @@ export const auditRoutes = (deps: AppDeps): Router => {
     });
   });
 
-  router.get('/auctions/:id/state', allowed, async (req, res) => {
-    const point = parseInput(AuditPoint, req.query);
+  route(ops.state, allowed, async (req, res, { query }) => {
+    const point = query();
     const state = await audit.state(auctionId(req), point);
     const event = state.event === null ? null : forReader(req)(state.event);
     respond(res, 200, 'Auction state', { state: { ...state, event } });
   });
 
-  router.get('/auctions/:id/verify', allowed, async (req, res) => {
+  route(ops.verify, allowed, async (req, res) => {
     const verification = await audit.verify(auctionId(req));
     respond(
       res,
@@ -84,7 +87,7 @@ export const auditRoutes = (deps: AppDeps): Router => {
     );
   });
 
-  router.get('/auctions/:id/export', allowed, async (req, res) => {
+  route(ops.export, allowed, async (req, res) => {
     const id = auctionId(req);
     res.status(200);
     res.attachment(`auction-${id}.ndjson`);

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { DomainError, errorCatalog, rejection } from '@auction/contracts';
+import {
+  API_BASE,
+  DomainError,
+  authOperations as ops,
+  errorCatalog,
+  rejection,
+} from '@auction/contracts';
 import { Router, type Request } from 'express';
 import { type JWTVerifyGetKey, createRemoteJWKSet, errors as joseErrors, jwtVerify } from 'jose';
 import {
@@ -18,6 +24,7 @@ import { type Account, userView } from '../../accounts/account';
 import type { AppDeps } from '../../app-deps';
 import { commandMetadata } from '../request-context';
 import { respond } from '../respond';
+import { routesOn } from '../route';
 import type { AppPassport } from './passport';
 import { startSession } from './routes';
 
@@ -27,7 +34,7 @@ declare module 'express-session' {
   }
 }
 
-const CALLBACK_PATH = '/api/v1/auth/google/callback';
+const CALLBACK_PATH = `${API_BASE}${ops.googleCallback.path}`;
 const SUCCESS_PATH = '/dashboard/my-profile';
 const FAILURE_PATH = '/login?error=google';
 const PENDING_TTL_MS = 10 * 60_000;
@@ -47,8 +54,6 @@ const Identity = z.object({
   name: z.string().optional(),
 });
 type Identity = z.infer<typeof Identity>;
-
-export const GoogleLoginBody = z.object({ credential: z.string().min(1).max(10_000) });
 
 interface Provider {
   readonly config: Configuration;
@@ -108,6 +113,7 @@ const callbackUrl = (deps: AppDeps, req: Request): URL => {
  */
 export const googleRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
   const router = Router();
+  const route = routesOn(router, '/auth');
   let discovered: Promise<Provider> | undefined;
 
   const provider = (settings: Settings): Promise<Provider> => {
@@ -179,12 +185,12 @@ export const googleRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
   };
 
   // Whether the Google buttons can work here: the web app disables them when not.
-  router.get('/google/status', (_req, res) => {
+  route(ops.googleStatus, (_req, res) => {
     const enabled = settingsOf(deps) !== undefined;
     respond(res, 200, enabled ? 'Google sign-in is available' : GOOGLE_OFF, { enabled });
   });
 
-  router.get('/google', async (req, res) => {
+  route(ops.googleStart, async (req, res) => {
     const settings = requireSettings(deps);
     try {
       const { config } = await provider(settings);
@@ -212,7 +218,7 @@ export const googleRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
     }
   });
 
-  router.get('/google/callback', async (req, res) => {
+  route(ops.googleCallback, async (req, res) => {
     const settings = requireSettings(deps);
     const pending = req.session.google;
     delete req.session.google;
@@ -235,9 +241,10 @@ export const googleRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
     }
   });
 
-  router.post('/google-login', async (req, res) => {
+  route(ops.googleLogin, async (req, res) => {
     const settings = requireSettings(deps);
-    const body = GoogleLoginBody.safeParse(req.body);
+    // Any body that is not a token is the token's refusal, not a 400 naming a field.
+    const body = ops.googleLogin.body.safeParse(req.body);
     if (!body.success) throw new DomainError(rejection('INVALID_ID_TOKEN'));
     let issuerKeys: Provider;
     try {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DomainError, rejection } from '@auction/contracts';
+import { DomainError, type LoginBody, authOperations as ops, rejection } from '@auction/contracts';
 import { Router, type Request, type RequestHandler } from 'express';
 import { normaliseEmail, userView, type Account } from '../../accounts/account';
 import { hashPassword } from '../../accounts/password';
@@ -10,10 +10,10 @@ import { respond } from '../respond';
 import { SESSION_COOKIE } from '../session';
 import { claimUpload } from '../uploads';
 import { imageUploadOf } from '../upload-limits';
+import { routesOn } from '../route';
 import { parseInput } from '../validate';
 import { googleRoutes } from './google';
 import type { AppPassport } from './passport';
-import { LoginBody, SignupBody } from './schemas';
 
 /**
  * Logs the account in on a fresh session id (no session fixation): the previous session is
@@ -46,12 +46,13 @@ const MINUTE_MS = 60_000;
 
 // Runs before the limiter: a malformed body gets its 400 and the limit is keyed by the parsed e-mail.
 const validLogin: RequestHandler = (req, _res, next) => {
-  req.body = parseInput(LoginBody, req.body);
+  req.body = parseInput(ops.login.body, req.body);
   next();
 };
 
 export const authRoutes = (deps: AppDeps, passport: AppPassport): Router => {
   const router = Router();
+  const route = routesOn(router, '/auth');
   const signupLimit = limiter({
     windowMs: 60 * MINUTE_MS,
     limit: deps.config.RATE_LIMIT_SIGNUP,
@@ -75,8 +76,8 @@ export const authRoutes = (deps: AppDeps, passport: AppPassport): Router => {
     store: deps.rateLimits('login-address'),
   });
 
-  router.post('/signup', signupLimit, imageUploadOf(deps), async (req, res) => {
-    const body = parseInput(SignupBody, req.body);
+  route(ops.signup, signupLimit, imageUploadOf(deps), async (req, res, input) => {
+    const body = input.body();
     const imageUrl = claimUpload(req);
     const id = randomUUID();
     const metadata = commandMetadata(req, deps, id);
@@ -108,7 +109,7 @@ export const authRoutes = (deps: AppDeps, passport: AppPassport): Router => {
     respond(res, 201, 'Sign Up Successful');
   });
 
-  router.post('/login', validLogin, loginAddressLimit, loginLimit, async (req, res) => {
+  route(ops.login, validLogin, loginAddressLimit, loginLimit, async (req, res) => {
     const account = await new Promise<Account | false>((resolve, reject) => {
       const authenticate = passport.authenticate(
         'local',
@@ -125,7 +126,7 @@ export const authRoutes = (deps: AppDeps, passport: AppPassport): Router => {
     respond(res, 200, 'Login Successful', { user: userView(account, deps.imageUrl) });
   });
 
-  router.post('/logout', async (req, res) => {
+  route(ops.logout, async (req, res) => {
     if (req.user) {
       deps.realtime.disconnectSession(req.sessionID);
       await endSession(req);
@@ -134,7 +135,7 @@ export const authRoutes = (deps: AppDeps, passport: AppPassport): Router => {
     respond(res, 200, 'Logged Out');
   });
 
-  router.get('/me', (req, res) => {
+  route(ops.me, (req, res) => {
     respond(res, 200, 'OK', { user: userView(currentUser(req), deps.imageUrl) });
   });
 

@@ -1,6 +1,7 @@
 import {
   type AuctionEvent,
   DomainError,
+  bidOperations as ops,
   bidView,
   centsToDollars,
   dollarsToCents,
@@ -16,8 +17,7 @@ import type { AcknowledgedWrites } from '../acknowledged-writes';
 import { limiter } from '../rate-limit';
 import { commandMetadata, currentUser, newId } from '../request-context';
 import { respond } from '../respond';
-import { parseInput } from '../validate';
-import { BidParams, BuyNowBody, EditBidBody, PlaceBidBody } from './schemas';
+import { routesOn } from '../route';
 
 /** Where a bid stands after a command: the amount of its last event there (else `fallback`). */
 const amountAfter = (events: readonly AuctionEvent[], bidId: string, fallback: number): number => {
@@ -43,7 +43,7 @@ const ownBid = async (deps: AppDeps, bidId: string, account: Account) => {
 
 /** The route that answers from the command's outcome, without waiting for the catalog. */
 export const isPlaceBid = (method: string, path: string): boolean =>
-  method === 'POST' && path === '/bid/placeBid';
+  method === ops.placeBid.method.toUpperCase() && path === ops.placeBid.path;
 
 export const bidRoutes = (
   deps: AppDeps,
@@ -51,6 +51,7 @@ export const bidRoutes = (
   acknowledged: AcknowledgedWrites,
 ): Router => {
   const router = Router();
+  const route = routesOn(router, '/bid');
   router.use((req, _res, next) => {
     currentUser(req);
     next();
@@ -65,9 +66,9 @@ export const bidRoutes = (
     }),
   );
 
-  router.post('/placeBid', async (req, res) => {
+  route(ops.placeBid, async (req, res, input) => {
     const account = currentUser(req);
-    const body = parseInput(PlaceBidBody, req.body ?? {});
+    const body = input.body();
     const bidId = newId(req, account.id, `bid:${body.productId}`);
     // Answered from the outcome once stored; this user's next request waits for the catalog.
     const outcome = await sendCommand(
@@ -113,9 +114,9 @@ export const bidRoutes = (
     });
   });
 
-  router.post('/buyNow', async (req, res) => {
+  route(ops.buyNow, async (req, res, input) => {
     const account = currentUser(req);
-    const body = parseInput(BuyNowBody, req.body ?? {});
+    const body = input.body();
     const bidId = newId(req, account.id, `buy:${body.productId}`);
     const outcome = await sendCommand(deps, {
       type: 'BuyNow',
@@ -129,10 +130,10 @@ export const bidRoutes = (
     });
   });
 
-  router.put('/editBid/:bidId', async (req, res) => {
+  route(ops.editBid, async (req, res, input) => {
     const account = currentUser(req);
-    const { bidId } = parseInput(BidParams, req.params);
-    const body = parseInput(EditBidBody, req.body ?? {});
+    const { bidId } = input.params();
+    const body = input.body();
     const bid = await ownBid(deps, bidId, account);
     const outcome = await sendCommand(deps, {
       type: 'EditBid',
@@ -163,9 +164,9 @@ export const bidRoutes = (
     });
   });
 
-  router.delete('/deleteBid/:bidId', async (req, res) => {
+  route(ops.retractBid, async (req, res, input) => {
     const account = currentUser(req);
-    const { bidId } = parseInput(BidParams, req.params);
+    const { bidId } = input.params();
     const bid = await ownBid(deps, bidId, account);
     const outcome = await sendCommand(deps, {
       type: 'RetractBid',

@@ -1,3 +1,4 @@
+import { userOperations as ops } from '@auction/contracts';
 import {
   DEFAULT_HISTORY_LIMIT,
   sellerAuctions,
@@ -7,7 +8,6 @@ import {
   watchListCount,
 } from '@auction/projections';
 import { Router } from 'express';
-import { z } from 'zod';
 import { userView } from '../../accounts/account';
 import type { AppDeps } from '../../app-deps';
 import { endSession } from '../auth/routes';
@@ -15,19 +15,9 @@ import type { AppPassport } from '../auth/passport';
 import { commandMetadata, currentUser } from '../request-context';
 import { respond } from '../respond';
 import { SESSION_COOKIE } from '../session';
-import { pageCursor, pageLimit } from '../paging';
-import { parseInput } from '../validate';
+import { pageRequest } from '../paging';
+import { routesOn } from '../route';
 import { deleteAccount } from './delete-account';
-
-export const HistoryQuery = z.object({
-  type: z
-    .enum(['all', 'created', 'won', 'bid'], {
-      error: 'type must be one of all, created, won, bid',
-    })
-    .default('all'),
-  limit: pageLimit.default(DEFAULT_HISTORY_LIMIT),
-  cursor: pageCursor('history'),
-});
 
 /** Read-your-writes for the dashboard: the read models catch up with the log first, briefly. */
 const caughtUp = async (deps: AppDeps, names: readonly string[]): Promise<void> => {
@@ -38,12 +28,13 @@ const caughtUp = async (deps: AppDeps, names: readonly string[]): Promise<void> 
 
 export const userRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
   const router = Router();
+  const route = routesOn(router, '/user');
   router.use((req, _res, next) => {
     currentUser(req);
     next();
   });
 
-  router.get('/profile', async (req, res) => {
+  route(ops.profile, async (req, res) => {
     const account = currentUser(req);
     await caughtUp(deps, ['catalog', 'activity', 'winnings', 'watchlist']);
     const [auctions, won, profile, watched] = await Promise.all([
@@ -65,21 +56,21 @@ export const userRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
     });
   });
 
-  router.get('/history', async (req, res) => {
+  route(ops.history, async (req, res, { query }) => {
     const account = currentUser(req);
-    const query = parseInput(HistoryQuery, req.query);
+    const { type, ...paging } = query();
+    const { limit = DEFAULT_HISTORY_LIMIT, after } = pageRequest('history', paging);
     await caughtUp(deps, ['activity']);
-    const { type, limit, cursor } = query;
     const { items: history, nextCursor } = await userHistoryPage(
       deps.read,
       account.id,
-      { type, limit, ...(cursor ? { after: cursor } : {}) },
+      { type, limit, ...(after ? { after } : {}) },
       deps.imageUrl,
     );
     respond(res, 200, 'History fetched', { history, nextCursor });
   });
 
-  router.get('/winnings', async (req, res) => {
+  route(ops.winnings, async (req, res) => {
     const account = currentUser(req);
     await caughtUp(deps, ['winnings']);
     const { winnings, statistics } = await userWinnings(
@@ -91,7 +82,7 @@ export const userRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
     respond(res, 200, 'Winnings fetched', { winnings, statistics });
   });
 
-  router.delete('/delete-account', async (req, res) => {
+  route(ops.deleteAccount, async (req, res) => {
     const account = currentUser(req);
     await deleteAccount(deps, account, commandMetadata(req, deps, account.id));
     await endSession(req);

@@ -1,12 +1,16 @@
-import { type AuctionView, DomainError, rejection } from '@auction/contracts';
+import {
+  type AuctionView,
+  DomainError,
+  rejection,
+  watchlistOperations as ops,
+} from '@auction/contracts';
 import { auctionDetail, watchedAmong, watchlistPage } from '@auction/projections';
 import { type Request, Router } from 'express';
 import type { AppDeps } from '../../app-deps';
-import { AuctionIdParams } from '../auctions/schemas';
-import { PageQuery } from '../paging';
+import { pageRequest } from '../paging';
 import { commandMetadata, currentUser } from '../request-context';
 import { respond } from '../respond';
-import { parseInput } from '../validate';
+import { routesOn } from '../route';
 
 export const WATCHED = 'Auction added to your watchlist';
 export const UNWATCHED = 'Auction removed from your watchlist';
@@ -37,10 +41,10 @@ export const withWatching = async <A extends AuctionView>(
  */
 export const watchlistRoutes = (deps: AppDeps): Router => {
   const router = Router();
+  const route = routesOn(router);
 
-  const watch = async (req: Request, watching: boolean) => {
+  const watch = async (req: Request, id: string, watching: boolean) => {
     const user = currentUser(req);
-    const { id } = parseInput(AuctionIdParams, req.params);
     const auction = await auctionDetail(deps.read, deps.users, id, deps.imageUrl);
     if (!auction) throw new DomainError(rejection('AUCTION_NOT_FOUND'));
     if (watching && auction.status === 'Cancelled')
@@ -57,19 +61,19 @@ export const watchlistRoutes = (deps: AppDeps): Router => {
     return id;
   };
 
-  router.post('/auction/watch/:id', async (req, res) => {
-    const auctionId = await watch(req, true);
+  route(ops.watch, async (req, res, { params }) => {
+    const auctionId = await watch(req, params().id, true);
     respond(res, 200, WATCHED, { auctionId, watching: true });
   });
 
-  router.delete('/auction/watch/:id', async (req, res) => {
-    const auctionId = await watch(req, false);
+  route(ops.unwatch, async (req, res, { params }) => {
+    const auctionId = await watch(req, params().id, false);
     respond(res, 200, UNWATCHED, { auctionId, watching: false });
   });
 
-  router.get('/user/watchlist', async (req, res) => {
+  route(ops.watchlist, async (req, res, { query }) => {
     const user = currentUser(req);
-    const page = parseInput(PageQuery('watchlist'), req.query);
+    const page = pageRequest('watchlist', query());
     const { items: auctions, nextCursor } = await watchlistPage(
       deps.read,
       deps.users,
