@@ -65,18 +65,18 @@ describe('the starting price', () => {
     ['1e3', 'Starting price must be a number'],
     [[150], 'Starting price must be a number'],
     [Number.POSITIVE_INFINITY, 'Starting price must be a number'],
-    [-150, 'Starting price must be at least $100'],
-    [100.125, 'Amounts may have at most two decimals'],
-    ['100.125', 'Amounts may have at most two decimals'],
-    ['100.100000000000000000001', 'Amounts may have at most two decimals'],
+    [-150, startingPriceMessages.tooLow],
+    [1000.125, 'Amounts may have at most two decimals'],
+    ['1000.125', 'Amounts may have at most two decimals'],
+    ['1000.100000000000000000001', 'Amounts may have at most two decimals'],
     [1e12, 'Starting price must be at most $1,000,000,000'],
   ])('%j: %s', (startingPrice, message) => {
     expect(problem(CreateAuctionBody, auction({ startingPrice }))).toBe(message);
   });
 
   it('reads dollars and gives cents', () => {
-    expect(CreateAuctionBody.parse(auction({ startingPrice: '100.10' })).startingPrice).toBe(
-      10_010,
+    expect(CreateAuctionBody.parse(auction({ startingPrice: '1000.10' })).startingPrice).toBe(
+      100_010,
     );
   });
 });
@@ -85,7 +85,7 @@ describe('the optional prices', () => {
   it.each([
     ['reservePrice', 'Reserve price'],
     ['buyNowPrice', 'Buy It Now price'],
-  ])('%s: none when absent or empty, at least $1, a number', (key, label) => {
+  ])('%s: none when absent or empty, at least a dollar, a number', (key, label) => {
     expect(CreateAuctionBody.parse(auction({ [key]: '' }))[key as 'reservePrice']).toBeUndefined();
     expect(problem(CreateAuctionBody, auction({ [key]: 0.99 }))).toBe(
       `${label} must be at least $1`,
