@@ -271,17 +271,29 @@ describe('screens on phone and desktop, in a real browser', () => {
       void dialog.dismiss();
     });
     await page.goto('/dashboard/create-auction');
-    // The server refuses a title holding an invisible character (a zero-width space).
-    await fillAuction(page, `Hidden\u200Bmark ${stamp}`);
-    await page.getByLabel('Auction End Date').fill(await browserDateAfter(page, 3));
-    await page.getByRole('button', { name: 'Create Auction' }).click();
     const form = page.locator('form.auction-form');
     const alert = form.getByRole('alert').filter({
       hasText: 'Failed to create auction. Please try again.',
     });
-    await expect(alert).toBeVisible();
+    // The form judges with the server's schemas: a title holding an invisible character (a
+    // zero-width space) gets the server's message under the field, and nothing is sent.
+    await fillAuction(page, `Hidden\u200Bmark ${stamp}`);
+    await page.getByLabel('Auction End Date').fill(await browserDateAfter(page, 3));
+    await page.getByRole('button', { name: 'Create Auction' }).click();
     await expect(
       form.getByText('Title must not contain invisible or control characters'),
+    ).toBeVisible();
+    await expect(alert).toBeHidden();
+
+    // What only the server judges (how the prices relate): its refusal shows in the form.
+    await page.getByLabel('Title').fill(`Priced below ${stamp}`);
+    await page.getByLabel('Buy It Now price (optional)').fill('50');
+    await page.getByRole('button', { name: 'Create Auction' }).click();
+    await expect(alert).toBeVisible();
+    await expect(
+      form.getByText(
+        'The Buy It Now price must be at least the starting price and the reserve price',
+      ),
     ).toBeVisible();
     vitestExpect(dialogs).toEqual([]);
 
@@ -292,6 +304,7 @@ describe('screens on phone and desktop, in a real browser', () => {
     await expect(alert).toBeHidden();
 
     await page.getByLabel('Title').fill(`Fixed title ${stamp}`);
+    await page.getByLabel('Buy It Now price (optional)').fill('');
     await page.getByRole('button', { name: 'Create Auction' }).click();
     await expect(page).toHaveURL(/\/dashboard\/my-auctions$/);
     vitestExpect(dialogs).toEqual([]);

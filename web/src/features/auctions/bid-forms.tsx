@@ -1,4 +1,4 @@
-import { hasAtMostTwoDecimals } from '@auction/contracts';
+import { AMOUNT_REQUIRED, BidAmount, hasAtMostTwoDecimals } from '@auction/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { memo, useId } from 'react';
 import { useForm } from 'react-hook-form';
@@ -6,17 +6,12 @@ import { z } from 'zod';
 import { Modal } from '../../components/modal';
 import { formatMoney } from '../../lib/format';
 
-const INVALID = 'Valid bid amount is required';
-
 const MAX_INVALID = 'Your maximum must be a number of at least $1';
 
-/** Spec §5: required, at least 1, converted to a number; at most two decimals, as the server checks. */
+/** Spec §5: required, at least 1, converted to a number; at most two decimals: the API's `BidAmount`. */
 export const BidAmountForm = z
   .object({
-    bidAmount: z.coerce
-      .number<string>({ error: INVALID })
-      .min(1, INVALID)
-      .refine(hasAtMostTwoDecimals, 'Bid amount may have at most two decimals'),
+    bidAmount: z.coerce.number<string>({ error: AMOUNT_REQUIRED }).pipe(BidAmount),
     /** Optional secret maximum: empty is none. */
     maxBidAmount: z
       .string()

@@ -1,5 +1,6 @@
-import { hasAtMostTwoDecimals, rules } from '@auction/contracts';
+import { CreateAuctionBody, CreateCategoryBody, rules } from '@auction/contracts';
 import { z } from 'zod';
+import { checkedBy } from '../../lib/checked-by';
 import { dateWithCurrentTime, formatDate, formatDateTime } from '../../lib/format';
 import { localDateAfter } from './form-controls';
 
@@ -72,48 +73,28 @@ export const createEndDateField = () =>
       `The auction end time must be at most ${MAX_DAYS_AHEAD} days ahead`,
     );
 
-export const titleField = z
-  .string()
-  .trim()
-  .min(1, 'Title is required')
-  .max(200, 'Title must be at most 200 characters');
+// The fields the API reads as the form sends them (text), judged by its own schemas: the limits
+// (rules.maxLength, rules.minStartingPriceCents) and the messages are the server's.
+const { shape } = CreateAuctionBody;
 
-export const descriptionField = z
-  .string()
-  .trim()
-  .min(1, 'Description is required')
-  .max(5000, 'Description must be at most 5000 characters');
-
-export const startingPriceField = z
-  .string()
-  .trim()
-  .min(1, 'Starting price is required')
-  .refine((value) => value === '' || Number(value) >= 100, 'Starting price must be at least $100')
-  .refine(
-    (value) => value === '' || Number(value) <= 1_000_000_000,
-    'Starting price must be at most $1,000,000,000',
-  )
-  .refine(
-    (value) => value === '' || (/^\d+(\.\d+)?$/.test(value) && hasAtMostTwoDecimals(value)),
-    'Amounts may have at most two decimals',
-  );
+export const titleField = checkedBy(shape.title);
+export const descriptionField = checkedBy(shape.description);
+export const categoryField = checkedBy(shape.category);
+export const startingPriceField = checkedBy(shape.startingPrice);
 
 /**
  * An optional price (the reserve, Buy It Now): empty is none. How it must relate to the starting
  * price the server judges, and its message lands on the field (`fieldOfMessage`).
  */
-export const optionalPriceField = (label: string) =>
-  z
-    .string()
-    .trim()
-    .refine(
-      (value) => value === '' || (/^\d+(\.\d+)?$/.test(value) && Number(value) >= 1),
-      `${label} must be a number of at least $1`,
-    )
-    .refine(
-      (value) => value === '' || hasAtMostTwoDecimals(value),
-      'Amounts may have at most two decimals',
-    );
+export const optionalPriceField = (field: 'reservePrice' | 'buyNowPrice') =>
+  checkedBy(shape[field]);
+
+/** The create category form (spec §2, §4): the API's own fields and messages. */
+export const CategoryForm = z.object({
+  name: checkedBy(CreateCategoryBody.shape.name),
+  description: checkedBy(CreateCategoryBody.shape.description),
+});
+export type CategoryForm = z.infer<typeof CategoryForm>;
 
 /** A date input's value within the window the server accepts, or `unchanged` as it was. */
 export const endDateField = (unchanged?: string) =>

@@ -8,6 +8,7 @@ import { useNow } from '../../lib/use-now';
 import { notify, withLoadingToast } from '../../lib/toast';
 import { auctionsApi } from '../auctions/api';
 import {
+  categoryField,
   createAuctionEnd,
   createAuctionEndHint,
   createEndDateField,
@@ -33,11 +34,11 @@ import './dashboard.css';
 const CreateAuctionForm = z.object({
   title: titleField,
   description: descriptionField,
-  category: z.string().min(1, 'Category is required'),
+  category: categoryField,
   startingPrice: startingPriceField,
   auctionDate: createEndDateField(),
-  reservePrice: optionalPriceField('Reserve price'),
-  buyNowPrice: optionalPriceField('Buy It Now price'),
+  reservePrice: optionalPriceField('reservePrice'),
+  buyNowPrice: optionalPriceField('buyNowPrice'),
 });
 type CreateAuctionForm = z.infer<typeof CreateAuctionForm>;
 

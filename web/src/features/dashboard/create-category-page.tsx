@@ -1,26 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { z } from 'zod';
 import { messageOf } from '../../lib/api-client';
 import { withLoadingToast } from '../../lib/toast';
 import { auctionsApi } from '../auctions/api';
+import { CategoryForm } from './auction-form';
 import { Field, fieldAria } from './form-controls';
 import './dashboard.css';
-
-const CategoryForm = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1, 'Please enter Name of Category')
-    .max(80, 'Category name must be at most 80 characters'),
-  description: z
-    .string()
-    .trim()
-    .min(1, 'Please enter Description')
-    .max(1000, 'Description must be at most 1000 characters'),
-});
-type CategoryForm = z.infer<typeof CategoryForm>;
 
 /** A name and description form, beside the categories already in use (spec §2, §4). */
 export const CreateCategoryPage = () => {

@@ -36,8 +36,8 @@ const editFormSchema = (originalDate: string) =>
     description: descriptionField,
     startingPrice: startingPriceField,
     auctionEndDate: endDateField(originalDate),
-    reservePrice: optionalPriceField('Reserve price'),
-    buyNowPrice: optionalPriceField('Buy It Now price'),
+    reservePrice: optionalPriceField('reservePrice'),
+    buyNowPrice: optionalPriceField('buyNowPrice'),
   });
 type EditAuctionForm = z.infer<ReturnType<typeof editFormSchema>>;
 
