@@ -1,6 +1,5 @@
+import { API_BASE } from '@auction/contracts';
 import type { z } from 'zod';
-
-export const API_BASE = '/api/v1';
 
 /** A call that failed: the HTTP status (0 when the server was unreachable) and the server's message. */
 export class ApiError extends Error {

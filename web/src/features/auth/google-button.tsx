@@ -1,9 +1,10 @@
+import { API_BASE, authOperations } from '@auction/contracts';
 import { useEffect, useState } from 'react';
 import { z } from 'zod';
-import { API_BASE, call } from '../../lib/api-client';
+import { call } from '../../lib/api-client';
 import { notify } from '../../lib/toast';
 
-const GOOGLE_START = `${API_BASE}/auth/google`;
+const GOOGLE_START = `${API_BASE}${authOperations.googleStart.path}`;
 export const GOOGLE_ERROR = 'An error occurred during Google login.';
 
 export const GOOGLE_OFF = 'Google sign-in is not available on this server.';
@@ -15,7 +16,7 @@ let availability: Promise<boolean> | undefined;
  * server is unreachable), the buttons stay enabled and a click says what went wrong.
  */
 const googleAvailable = (): Promise<boolean> =>
-  (availability ??= call('/auth/google/status', z.object({ enabled: z.boolean() })).then(
+  (availability ??= call(authOperations.googleStatus.path, z.object({ enabled: z.boolean() })).then(
     (status) => status.enabled,
     () => {
       availability = undefined;
