@@ -1,7 +1,7 @@
 // The decider (pure: for views and audits that fold a stream), and the actors' registry (the
 // command bus of one process). The actor itself and its snapshots stay inside the engine.
 export { decide, evolve, fold, initialState } from './auction/index';
-export type { AuctionState, AuctionStatus, BidState, Decision } from './auction/index';
+export type { AuctionState, BidState, Decision } from './auction/index';
 export { AuctionActorRegistry, type RegistryOptions } from './auction/index';
 export type { CommandBus, CommandOutcome, CommittedEvent } from './command-bus/command-bus';
 export type { CommandRouter } from './command-bus/command-router';

@@ -1,7 +1,7 @@
-import { AuctionEvent, EventMetadata } from '@auction/contracts';
+import { AuctionEvent, type AuctionStatus, EventMetadata } from '@auction/contracts';
 import type { CommandOutcome, CommittedEvent } from '../command-bus/command-bus';
 import type { RecordedEvent } from '../event-store/event-store';
-import type { AuctionState, AuctionStatus } from './decider-types';
+import type { AuctionState } from './decider-types';
 
 /**
  * Exactly-once effect for redelivered commands (a retry with the same command id: through this

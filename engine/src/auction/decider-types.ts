@@ -1,7 +1,5 @@
 import type { Map as ImmutableMap } from 'immutable';
-import type { AuctionEvent, Rejection, SoftClose } from '@auction/contracts';
-
-export type AuctionStatus = 'None' | 'Live' | 'Sold' | 'Expired' | 'Cancelled';
+import type { AuctionEvent, AuctionStatus, Rejection, SoftClose } from '@auction/contracts';
 
 export interface BidState {
   readonly bidId: string;

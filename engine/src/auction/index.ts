@@ -1,7 +1,7 @@
 export { decide } from './decide';
 export { evolve, fold } from './evolve';
 export { initialState, stateToJSON } from './state';
-export type { AuctionState, AuctionStatus, BidState, Decision } from './decider-types';
+export type { AuctionState, BidState, Decision } from './decider-types';
 export { AuctionActor, type ActorOptions, type Snapshot } from './actor';
 export { AuctionActorRegistry, type RegistryOptions } from './actor-registry';
 export { SNAPSHOT_VERSION, type SnapshotStore, type StoredSnapshot } from './snapshot';

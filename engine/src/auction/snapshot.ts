@@ -1,12 +1,13 @@
 import { hash } from 'node:crypto';
 import { Map as ImmutableMap } from 'immutable';
+import type { AuctionStatus } from '@auction/contracts';
 import {
   type CommittedCommand,
   type LearnedCommand,
   committedCommand,
   learnEvent,
 } from './command-dedup';
-import type { AuctionState, AuctionStatus, BidState } from './decider-types';
+import type { AuctionState, BidState } from './decider-types';
 import { evolve } from './evolve';
 import { initialState } from './state';
 

@@ -1,5 +1,10 @@
-import type { AuctionStatus } from '../auction/decider-types';
-import type { AuctionCommand, AuctionEvent, EventMetadata, Rejection } from '@auction/contracts';
+import type {
+  AuctionCommand,
+  AuctionEvent,
+  AuctionStatus,
+  EventMetadata,
+  Rejection,
+} from '@auction/contracts';
 
 /** An event as committed for a command: its stream revision and sealed metadata. */
 export type CommittedEvent = AuctionEvent & {

@@ -30,6 +30,7 @@ export { rules } from './rules';
 export { bidIncrements, incrementAt, minimumRaise } from './increments';
 export { fixedCategories } from './categories';
 export { type PriceFacts, type ReserveStatus, reserveStatus, buyNowOnOffer } from './reserve';
+export type { AuctionStatus } from './auction-status';
 export {
   errorCatalog,
   errorCodes,
