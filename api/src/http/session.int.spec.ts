@@ -8,9 +8,8 @@ import Database from 'better-sqlite3';
 import express from 'express';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Account } from '../accounts/account';
-import { endSession, startSession } from './auth/routes';
 import { SqliteSessionStore } from './session-store';
-import { ROLL_EVERY_MS, SESSION_COOKIE, leanSession } from './session';
+import { ROLL_EVERY_MS, SESSION_COOKIE, endSession, leanSession, startSession } from './session';
 
 const SECRET = 'test-secret';
 const WEEK_MS = 7 * 86_400_000;

@@ -450,3 +450,30 @@ export const sessionMiddleware = (deps: AppDeps): RequestHandler =>
     users: (id) => (deps.accounts.byIdNow ? deps.accounts.byIdNow(id) : deps.accounts.byId(id)),
     log: deps.log,
   });
+
+/**
+ * Logs the account in on a fresh session id (no session fixation): the previous session is
+ * destroyed, the new one holds the account id (where passport kept it) and is stored before the
+ * answer, and `req.user` is the account.
+ */
+export const startSession = (req: Request, account: Account): Promise<void> =>
+  new Promise((resolve, reject) =>
+    req.session.regenerate((regenerateError) => {
+      if (regenerateError) return reject(regenerateError as Error);
+      req.session.passport = { user: account.id };
+      req.session.save((saveError) => {
+        if (saveError) return reject(saveError as Error);
+        req.user = account;
+        resolve();
+      });
+    }),
+  );
+
+/** Ends the request's session: it is destroyed in the store; the caller removes its cookie. */
+export const endSession = (req: Request): Promise<void> =>
+  new Promise((resolve, reject) => {
+    req.user = undefined;
+    req.session.destroy((destroyError) =>
+      destroyError ? reject(destroyError as Error) : resolve(),
+    );
+  });

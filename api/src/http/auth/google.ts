@@ -25,8 +25,8 @@ import type { AppDeps } from '../../app-deps';
 import { commandMetadata } from '../request-context';
 import { respond } from '../respond';
 import { routesOn } from '../route';
+import { startSession } from '../session';
 import type { AppPassport } from './passport';
-import { startSession } from './routes';
 
 declare module 'express-session' {
   interface SessionData {

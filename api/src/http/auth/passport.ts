@@ -6,7 +6,7 @@ import { decoyHash, verifyPassword } from '../../accounts/password';
 /**
  * Passport for one app: the local strategy checks the password. Sessions are not passport's: the
  * session middleware (`../session.ts`) puts the signed-in account on `req.user`, and
- * `startSession`/`endSession` (`./routes.ts`) log in and out.
+ * `startSession`/`endSession` (`../session.ts`) log in and out.
  */
 export const createPassport = (deps: AppDeps) => {
   const passport = new Passport();

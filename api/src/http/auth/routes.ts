@@ -1,46 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError, type LoginBody, authOperations as ops, rejection } from '@auction/contracts';
-import { Router, type Request, type RequestHandler } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { normaliseEmail, userView, type Account } from '../../accounts/account';
 import { hashPassword } from '../../accounts/password';
 import type { AppDeps } from '../../app-deps';
 import { clientAddress, limiter } from '../rate-limit';
 import { commandMetadata, currentUser } from '../request-context';
 import { respond } from '../respond';
-import { SESSION_COOKIE } from '../session';
+import { SESSION_COOKIE, endSession, startSession } from '../session';
 import { claimUpload } from '../uploads';
 import { imageUploadOf } from '../upload-limits';
 import { routesOn } from '../route';
 import { parseInput } from '../validate';
 import { googleRoutes } from './google';
 import type { AppPassport } from './passport';
-
-/**
- * Logs the account in on a fresh session id (no session fixation): the previous session is
- * destroyed, the new one holds the account id (where passport kept it) and is stored before the
- * answer, and `req.user` is the account.
- */
-export const startSession = (req: Request, account: Account): Promise<void> =>
-  new Promise((resolve, reject) =>
-    req.session.regenerate((regenerateError) => {
-      if (regenerateError) return reject(regenerateError as Error);
-      req.session.passport = { user: account.id };
-      req.session.save((saveError) => {
-        if (saveError) return reject(saveError as Error);
-        req.user = account;
-        resolve();
-      });
-    }),
-  );
-
-/** Ends the request's session: it is destroyed in the store; the caller removes its cookie. */
-export const endSession = (req: Request): Promise<void> =>
-  new Promise((resolve, reject) => {
-    req.user = undefined;
-    req.session.destroy((destroyError) =>
-      destroyError ? reject(destroyError as Error) : resolve(),
-    );
-  });
 
 const MINUTE_MS = 60_000;
 

@@ -10,11 +10,10 @@ import {
 import { Router } from 'express';
 import { userView } from '../../accounts/account';
 import type { AppDeps } from '../../app-deps';
-import { endSession } from '../auth/routes';
 import type { AppPassport } from '../auth/passport';
 import { commandMetadata, currentUser } from '../request-context';
 import { respond } from '../respond';
-import { SESSION_COOKIE } from '../session';
+import { SESSION_COOKIE, endSession } from '../session';
 import { pageRequest } from '../paging';
 import { routesOn } from '../route';
 import { deleteAccount } from './delete-account';
