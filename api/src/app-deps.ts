@@ -2,11 +2,13 @@ import type { ClusterStatus, Clock, Engine, EventLog } from '@auction/engine';
 import type { ImageUrl, ProjectionRunner, ReadStore, UserDirectory } from '@auction/projections';
 import type { AccountStore } from './accounts/account-store';
 import type { Config } from './config';
-import type { RateLimitStores } from './http/rate-limit';
-import type { UserSessionStore } from './http/session-store';
-import type { ImageStore } from './http/uploads';
-import type { Readiness } from './http/readiness';
-import type { RealtimeLink } from './realtime/realtime-link';
+import type {
+  ImageStore,
+  RateLimitStores,
+  ReadModelsReadiness,
+  RealtimeControl,
+  UserSessionStore,
+} from './ports';
 import type { StoreName, StoreStatus } from './stores';
 
 export interface ClusterHealth extends ClusterStatus {
@@ -25,7 +27,7 @@ export interface AppDeps {
   readonly engine: Engine;
   readonly runner: ProjectionRunner;
   /** Whether the read models have caught up with the log as it stood at start (`GET /health`). */
-  readonly readiness: Readiness;
+  readonly readiness: ReadModelsReadiness;
   readonly accounts: AccountStore;
   /** Public profiles for views: the account store's, their images written by `imageUrl`. */
   readonly users: UserDirectory;
@@ -46,6 +48,6 @@ export interface AppDeps {
   readonly clusterHealth?: (() => Promise<ClusterHealth>) | undefined;
   readonly clock: Clock;
   /** Lets routes end sockets (logout, account deletion). */
-  readonly realtime: RealtimeLink;
+  readonly realtime: RealtimeControl;
   readonly log: (message: string, error?: unknown) => void;
 }

@@ -18,9 +18,9 @@ import type { Config } from './config';
 import { GridFsImageStore } from './http/gridfs-image-store';
 import { MongoRateLimitStore } from './http/mongo-rate-limit-store';
 import { MongoSessionStore } from './http/mongo-session-store';
-import type { RateLimitStores } from './http/rate-limit';
-import { SqliteSessionStore, type UserSessionStore } from './http/session-store';
-import { FileImageStore, type ImageStore } from './http/uploads';
+import { SqliteSessionStore } from './http/session-store';
+import { FileImageStore } from './http/uploads';
+import type { ImageStore, RateLimitStores, UserSessionStore } from './ports';
 
 type StoreConfig = Pick<
   Config,

@@ -6,14 +6,13 @@ import { notFound } from './errors';
 import {
   IMAGE_CACHE_CONTROL,
   IMAGE_CONTENT_TYPES,
-  type ImageStore,
   type ImageType,
-  type SaveOptions,
   UPLOADS_PATH,
   imageNameOf,
   requestedImage,
   streamImage,
 } from './uploads';
+import type { ImageStore, SaveOptions } from '../ports';
 
 export interface GridFsImageStoreOptions {
   /** Default `images` (collections `images.files` and `images.chunks`). */

@@ -5,7 +5,8 @@ import { Readable } from 'node:stream';
 import { DomainError } from '@auction/contracts';
 import express from 'express';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ImageStore, UPLOADS_PATH } from './uploads';
+import type { ImageStore } from '../ports';
+import { UPLOADS_PATH } from './uploads';
 
 /** What the contract suite needs from an adapter under test. */
 export interface ImageStoreContractSubject {

@@ -1,7 +1,7 @@
 import { MongoStore } from 'connect-mongo';
 import session from 'express-session';
 import { type Collection, type MongoClient, MongoServerError } from 'mongodb';
-import type { UserSessionStore } from './session-store';
+import type { UserSessionStore } from '../ports';
 
 type Callback = (error?: unknown) => void;
 

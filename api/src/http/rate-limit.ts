@@ -3,17 +3,10 @@ import type { ServerResponse } from 'node:http';
 import { errorCatalog } from '@auction/contracts';
 import { ipKeyGenerator, MemoryStore, type Options, type Store } from 'express-rate-limit';
 import type { Request, RequestHandler } from 'express';
+import type { RateLimitStores } from '../ports';
 import { respond } from './respond';
 
-/**
- * Where each limiter keeps its counters, by a prefix naming the limiter (`signup`, `login`, ...):
- * a `Store` of its own per limiter (express-rate-limit refuses one store for two limiters), or
- * undefined for the library's in-process `MemoryStore`. Adapters: `inProcessRateLimits` and
- * `mongoRateLimitStores` (counters shared by every node); both pass `rate-limit-store.contract.ts`.
- */
-export type RateLimitStores = (prefix: string) => Store | undefined;
-
-/** Counters in each process's memory (one node). */
+/** Counters in each process's memory (one node): a `RateLimitStores` (`../ports.ts`). */
 export const inProcessRateLimits: RateLimitStores = () => undefined;
 
 /** express-rate-limit's name for a policy (`<limit>-in-<window>`), as its draft-8 headers say. */

@@ -1,7 +1,8 @@
 import { errorCatalog } from '@auction/contracts';
-import type { ProjectionRunner, ProjectionStatus } from '@auction/projections';
+import type { ProjectionRunner } from '@auction/projections';
 import type { Request, RequestHandler, Response } from 'express';
 import type { AppDeps } from '../app-deps';
+import type { ReadModelsHealth, ReadModelsReadiness } from '../ports';
 import { respond } from './respond';
 
 /** What a request that needs the read models gets while they are still catching up at start. */
@@ -20,23 +21,13 @@ const CATCHING_UP_PROBE_MS = 4000;
 /** Each wait on the runner is bounded; the readiness loop simply waits again. */
 const WAIT_CHUNK_MS = 30_000;
 
-/** What `GET /health` says about the read models while they catch up. */
-export interface ReadModelsHealth {
-  readonly ready: boolean;
-  /** The log's last position when the server started: ready once every read model reached it. */
-  readonly startHead: number;
-  /** Why the read models could not start, if they could not. */
-  readonly error?: string;
-  readonly projections: readonly ProjectionStatus[];
-}
-
 /**
  * Whether the read models have caught up with the log as it stood when the server started
  * (`startHead`). The server listens before that: writes need only the event log, reads of the
  * read models wait (bounded) for this, and `GET /health` reports it. Once ready it stays ready;
  * a read model that falls behind later is the usual read-your-writes lag (`runner.waitFor`).
  */
-export class Readiness {
+export class Readiness implements ReadModelsReadiness {
   private state: 'catching-up' | 'ready' | 'failed';
   private failure: string | undefined;
   private stopped = false;
@@ -160,7 +151,7 @@ const needsReadModels = (req: Request): boolean => {
  * empty answer. Once they are ready this passes every request straight on.
  */
 export const readinessGate =
-  (readiness: Readiness): RequestHandler =>
+  (readiness: ReadModelsReadiness): RequestHandler =>
   (req, res, next) => {
     // Once ready (nearly always), no promise per request.
     if (readiness.isReady() || !needsReadModels(req)) return next();

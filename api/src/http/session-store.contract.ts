@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import session, { type SessionData } from 'express-session';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { UserSessionStore } from './session-store';
+import type { UserSessionStore } from '../ports';
 
 /** What the contract suite needs from an adapter under test. */
 export interface SessionStoreContractSubject {

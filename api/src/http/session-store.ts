@@ -1,24 +1,10 @@
 import type Database from 'better-sqlite3';
 import { openSqlite } from '@auction/projections';
 import session from 'express-session';
+import type { UserSessionStore } from '../ports';
 import { closeSqlite, dataVersion, pingSqlite, settle } from '../sqlite-store';
 
 type Callback = (error?: unknown) => void;
-
-/**
- * Server-side sessions (an express-session `Store`, callback-based) that know whose each one is,
- * so every session of a user can be ended at once. Adapters: `SqliteSessionStore` and
- * `MongoSessionStore`; both pass `session-store.contract.ts`.
- */
-export interface UserSessionStore extends session.Store {
-  /** Ends every session of a user; resolves to how many there were. */
-  destroyUser(userId: string): Promise<number>;
-  /** How many unexpired sessions the user has. */
-  countForUser(userId: string): Promise<number>;
-  /** Resolves when the store answers (health checks). */
-  ping(): Promise<void>;
-  close(): Promise<void>;
-}
 
 /** Sessions kept in memory (their stored row) at most. */
 const CACHED = 10_000;

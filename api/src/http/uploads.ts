@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { DomainError, errorCatalog, rejection } from '@auction/contracts';
 import express, { type Request, type RequestHandler } from 'express';
 import multer, { MulterError, type StorageEngine } from 'multer';
+import type { ImageStore, SaveOptions } from '../ports';
 import { notFound } from './errors';
 import { respond } from './respond';
 
@@ -322,12 +323,6 @@ export const requestedImage = (path: string): string | undefined => {
   return IMAGE_NAME.test(name) ? name : undefined;
 };
 
-/** How `ImageStore.save` reads its source. */
-export interface SaveOptions {
-  /** Longer sources are refused (`PAYLOAD_TOO_LARGE`); default `MAX_IMAGE_BYTES`. */
-  readonly maxBytes?: number;
-}
-
 /** Where a store writes one image whose type is known: the stream, and how to finish or discard it. */
 export interface ImageSink {
   readonly stream: Writable;
@@ -412,33 +407,6 @@ export const streamImage = async (
   }
   return `${UPLOADS_PATH}/${name}`;
 };
-
-/**
- * Where uploaded images live. Adapters: `FileImageStore` (DATA_DIR/uploads) and
- * `GridFsImageStore` (MongoDB, no shared volume between nodes); both pass `image-store.contract.ts`.
- */
-export interface ImageStore {
-  /**
-   * Stores the bytes, streamed from `source` as they come, if they are a JPEG, PNG, WebP or GIF
-   * (DomainError UNSUPPORTED_MEDIA_TYPE otherwise, PAYLOAD_TOO_LARGE past `maxBytes`; nothing is
-   * left stored then, nor when the source fails); returns its URL under /uploads/. The image is
-   * served and listed only once whole.
-   */
-  save(source: Buffer | Readable, options?: SaveOptions): Promise<string>;
-  /** Deletes an image this store saved; anything else is ignored. */
-  remove(url: string | null | undefined): Promise<void>;
-  /**
-   * Express handler mounted at /uploads: serves a stored image with its content type,
-   * `Cache-Control: public, max-age=31536000, immutable` and `nosniff`; 404 for any other name.
-   * Requests other than GET and HEAD go to `next`.
-   */
-  readonly serve: RequestHandler;
-  /** The URLs of every stored image, sorted (for tests and checks, not for requests). */
-  list(): Promise<string[]>;
-  /** Resolves when the store answers (health checks). */
-  ping(): Promise<void>;
-  close(): Promise<void>;
-}
 
 /** An image being written under `DATA_DIR/uploads`: a dot-file, so never served nor listed. */
 const PARTIAL = /^\.[0-9a-f]{32}\.(jpg|png|gif|webp)\.partial$/;

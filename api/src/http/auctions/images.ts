@@ -1,6 +1,6 @@
 import { auctionStream } from '@auction/contracts';
 import type { EventLog, Subscription } from '@auction/engine';
-import type { ImageStore } from '../uploads';
+import type { ImageStore } from '../../ports';
 
 /**
  * The images an auction's committed stream has referenced, and the one it references now (none
