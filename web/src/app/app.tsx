@@ -5,7 +5,7 @@ import { AboutPage } from '../features/home/about-page';
 import { AllAuctionsPage } from '../features/auctions/all-auctions-page';
 import { AuctionDetailPage } from '../features/auctions/auction-detail-page';
 import { HomePage } from '../features/home/home-page';
-import { useSession } from '../features/session/store';
+import { useSession } from '../lib/session/store';
 import { Spinner } from '../components/status';
 import { Footer } from './footer';
 import { GuestOnly, Protected } from './guards';
@@ -48,7 +48,7 @@ const MyAuctionsPage = lazy(() =>
   import('../features/dashboard/my-auctions-page').then((m) => ({ default: m.MyAuctionsPage })),
 );
 const WatchlistPage = lazy(() =>
-  import('../features/watchlist/watchlist-page').then((m) => ({ default: m.WatchlistPage })),
+  import('../features/dashboard/watchlist-page').then((m) => ({ default: m.WatchlistPage })),
 );
 const MyProfilePage = lazy(() =>
   import('../features/dashboard/my-profile-page').then((m) => ({ default: m.MyProfilePage })),

@@ -1,6 +1,6 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { Spinner } from '../components/status';
-import { useSession } from '../features/session/store';
+import { useSession } from '../lib/session/store';
 import { returnPath } from './return-path';
 
 /** Pages only for a logged-out visitor: a logged-in user goes to the profile (or back to the auction they were bidding on). */

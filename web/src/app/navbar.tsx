@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { NotificationBell } from '../features/notifications/notification-bell';
-import { logOut } from '../features/session/log-out';
-import { useSession } from '../features/session/store';
+import { logOut } from '../lib/session/log-out';
+import { useSession } from '../lib/session/store';
 
 /** Brand, Auctions, About; then Login/Sign Up, or the bell, Dashboard and Log Out (spec §2). */
 export const Navbar = () => {

@@ -1,11 +1,11 @@
 import type { AuctionView } from '@auction/contracts';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { AuctionImage } from '../../components/auction-image';
-import { Badge, auctionStatusTone } from '../../components/status';
-import { formatDate, formatMoney } from '../../lib/format';
-import { WatchButton } from '../watchlist/watch-button';
-import './auctions.css';
+import { AuctionImage } from './auction-image';
+import { Badge, auctionStatusTone } from './status';
+import { formatDate, formatMoney } from '../lib/format';
+import { WatchButton } from './watch-button';
+import './auction-card.css';
 
 interface AuctionCardProps {
   auction: AuctionView;

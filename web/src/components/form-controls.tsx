@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
-import { ApiError } from '../../lib/api-client';
-import './dashboard.css';
+import { ApiError } from '../lib/api-client';
+import './form-controls.css';
 
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
-import { messageOf } from '../../lib/api-client';
-import { notify } from '../../lib/toast';
-import { useProfile } from '../dashboard/profile-store';
-import { useSession } from '../session/store';
-import { watchlistApi } from './api';
+import { messageOf } from '../lib/api-client';
+import { notify } from '../lib/toast';
+import { useProfile } from '../lib/profile-store';
+import { useSession } from '../lib/session/store';
+import { watchlistApi } from '../lib/watchlist-api';
 import './watchlist.css';
 
 interface WatchButtonProps {

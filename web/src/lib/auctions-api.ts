@@ -1,7 +1,7 @@
 import { AuctionView, BidView, CategoryView } from '@auction/contracts';
 import { z } from 'zod';
-import { call } from '../../lib/api-client';
-import { allPages } from '../../lib/paging';
+import { call } from './api-client';
+import { allPages } from './paging';
 
 const NextCursor = z.string().nullable();
 const Auctions = z.object({ auctions: z.array(AuctionView), nextCursor: NextCursor });

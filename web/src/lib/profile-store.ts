@@ -1,10 +1,14 @@
-import type { AuctionView } from '@auction/contracts';
+import { type AuctionView, ProfileView } from '@auction/contracts';
+import { z } from 'zod';
 import { create } from 'zustand';
-import { notify } from '../../lib/toast';
-import { type Profile, dashboardApi } from './api';
+import { call } from './api-client';
+import { onForgetUser } from './session/log-out';
+import { notify } from './toast';
+
+const fetchProfile = () => call('/user/profile', z.object({ data: ProfileView }));
 
 interface ProfileState {
-  profile: Profile | null;
+  profile: ProfileView | null;
   loading: boolean;
   /** The auction the edit form was opened with, or none. */
   editAuctionForm: AuctionView | null;
@@ -21,7 +25,7 @@ export const useProfile = create<ProfileState>()((set) => ({
   load: async () => {
     set({ loading: true });
     try {
-      set({ profile: (await dashboardApi.profile()).data, loading: false });
+      set({ profile: (await fetchProfile()).data, loading: false });
     } catch {
       set({ loading: false });
       notify.error('Cannot fetch user profile');
@@ -30,3 +34,5 @@ export const useProfile = create<ProfileState>()((set) => ({
   setEditAuctionForm: (editAuctionForm) => set({ editAuctionForm }),
   clear: () => set({ profile: null, loading: false, editAuctionForm: null }),
 }));
+
+onForgetUser(() => useProfile.getState().clear());

@@ -1,7 +1,7 @@
 import { AuctionView, WatchlistState } from '@auction/contracts';
 import { z } from 'zod';
-import { call } from '../../lib/api-client';
-import type { PageQuery } from '../auctions/api';
+import { call } from './api-client';
+import type { PageQuery } from './auctions-api';
 
 const path = (auctionId: string) => `/auction/watch/${encodeURIComponent(auctionId)}`;
 

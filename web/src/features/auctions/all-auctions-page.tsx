@@ -3,10 +3,10 @@ import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { notify } from '../../lib/toast';
 import { usePagedList } from '../../lib/use-paged-list';
-import { auctionsApi } from './api';
-import { AuctionCard, AuctionCardSkeleton } from './auction-card';
+import { auctionsApi } from '../../lib/auctions-api';
+import { AuctionCard, AuctionCardSkeleton } from '../../components/auction-card';
 import { LoadMore } from '../../components/load-more';
-import { filterCategoryNames } from './categories';
+import { filterCategoryNames } from '../../lib/categories';
 import './auctions.css';
 
 /** The text typed, once the typing has paused for `delayMs`. */

@@ -17,14 +17,14 @@ import { messageOf } from '../../lib/api-client';
 import { formatDateTime, formatMoney, remainingUntil } from '../../lib/format';
 import { notify, withLoadingToast } from '../../lib/toast';
 import { useNow } from '../../lib/use-now';
-import { Icon, type IconName } from '../home/icons';
-import { useSession } from '../session/store';
-import { bidsApi } from './api';
+import { Icon, type IconName } from '../../components/icons';
+import { useSession } from '../../lib/session/store';
+import { bidsApi } from '../../lib/auctions-api';
 import { BidAmountDialog, currentBidLine, highestBidLine } from './bid-forms';
 import { BidList, bidderName } from './bid-list';
 import { Countdown } from './countdown';
 import { useLiveAuction } from './live-auction-store';
-import { WatchButton } from '../watchlist/watch-button';
+import { WatchButton } from '../../components/watch-button';
 import './auctions.css';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

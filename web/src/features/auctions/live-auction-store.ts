@@ -7,7 +7,7 @@ import {
 import { create } from 'zustand';
 import { ApiError } from '../../lib/api-client';
 import { advanceWatch, watchAuction } from '../../lib/socket';
-import { auctionsApi } from './api';
+import { auctionsApi } from '../../lib/auctions-api';
 
 /** How long a newly placed bid stays highlighted (spec §9). */
 export const HIGHLIGHT_MS = 2200;

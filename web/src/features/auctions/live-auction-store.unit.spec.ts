@@ -18,7 +18,7 @@ const fake = vi.hoisted(() => {
   return { handlers, socket, detail: vi.fn() };
 });
 vi.mock('socket.io-client', () => ({ io: () => fake.socket }));
-vi.mock('./api', () => ({ auctionsApi: { detail: fake.detail } }));
+vi.mock('../../lib/auctions-api', () => ({ auctionsApi: { detail: fake.detail } }));
 
 const { useLiveAuction } = await import('./live-auction-store');
 

@@ -1,7 +1,7 @@
 import {
   HistoryEntry,
   type HistoryType,
-  ProfileView,
+  type ProfileView,
   WinningItem,
   WinningsStatistics,
 } from '@auction/contracts';
@@ -13,7 +13,6 @@ export type Profile = ProfileView;
 export type HistoryFilter = 'all' | z.infer<typeof HistoryType>;
 
 export const dashboardApi = {
-  profile: () => call('/user/profile', z.object({ data: ProfileView })),
   history: (type: HistoryFilter = 'all', limit = 20) =>
     call('/user/history', z.object({ history: z.array(HistoryEntry) }), {
       query: { type, limit },

@@ -6,7 +6,7 @@ import {
   createEndDateField,
   earliestCreateEndDate,
 } from './auction-form';
-import { localDateAfter } from './form-controls';
+import { localDateAfter } from '../../components/form-controls';
 
 /** Local time: the date input and the hint speak the user's own calendar. */
 const at = (day: number, hours: number, minutes = 0) => new Date(2026, 10, day, hours, minutes, 12);

@@ -1,7 +1,7 @@
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { Link } from 'react-router';
 import { latestEndDate } from './auction-form';
-import { Field, fieldAria } from './form-controls';
+import { Field, fieldAria } from '../../components/form-controls';
 
 interface AuctionFieldProps {
   id: string;

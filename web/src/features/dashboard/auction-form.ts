@@ -2,7 +2,7 @@ import { CreateAuctionBody, CreateCategoryBody, rules } from '@auction/contracts
 import { z } from 'zod';
 import { checkedBy } from '../../lib/checked-by';
 import { dateWithCurrentTime, formatDate, formatDateTime } from '../../lib/format';
-import { localDateAfter } from './form-controls';
+import { localDateAfter } from '../../components/form-controls';
 
 export const MAX_DAYS_AHEAD = Math.floor(rules.maxAuctionDurationMs / 86_400_000);
 

@@ -6,7 +6,7 @@ import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
 import { useNow } from '../../lib/use-now';
 import { notify, withLoadingToast } from '../../lib/toast';
-import { auctionsApi } from '../auctions/api';
+import { auctionsApi } from '../../lib/auctions-api';
 import {
   categoryField,
   createAuctionEnd,
@@ -19,7 +19,7 @@ import {
   startingPriceField,
   titleField,
 } from './auction-form';
-import { Field, ImagePicker, fieldAria, refusalMessage } from './form-controls';
+import { Field, ImagePicker, fieldAria, refusalMessage } from '../../components/form-controls';
 import {
   AuctionFormActions,
   DescriptionField,
@@ -28,7 +28,7 @@ import {
   StartingPriceField,
   TitleField,
 } from './auction-fields';
-import { useProfile } from './profile-store';
+import { useProfile } from '../../lib/profile-store';
 import './dashboard.css';
 
 const CreateAuctionForm = z.object({

@@ -3,9 +3,9 @@ import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { messageOf } from '../../lib/api-client';
 import { withLoadingToast } from '../../lib/toast';
-import { auctionsApi } from '../auctions/api';
+import { auctionsApi } from '../../lib/auctions-api';
 import { CategoryForm } from './auction-form';
-import { Field, fieldAria } from './form-controls';
+import { Field, fieldAria } from '../../components/form-controls';
 import './dashboard.css';
 
 /** A name and description form, beside the categories already in use (spec §2, §4). */

@@ -2,8 +2,8 @@ import { useEffect } from 'react';
 import { NavLink, Outlet } from 'react-router';
 import { Avatar } from '../../components/avatar';
 import { Spinner } from '../../components/status';
-import { useSession } from '../session/store';
-import { useProfile } from './profile-store';
+import { useSession } from '../../lib/session/store';
+import { useProfile } from '../../lib/profile-store';
 
 const entries = [
   { to: 'my-profile', label: 'My Profile' },

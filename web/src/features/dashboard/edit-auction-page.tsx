@@ -8,7 +8,7 @@ import { ApiError } from '../../lib/api-client';
 import { dateInputValue, dateWithCurrentTime } from '../../lib/format';
 import { withLoadingToast } from '../../lib/toast';
 import { findInPages } from '../../lib/paging';
-import { auctionsApi } from '../auctions/api';
+import { auctionsApi } from '../../lib/auctions-api';
 import {
   descriptionField,
   earliestEndDate,
@@ -18,7 +18,7 @@ import {
   startingPriceField,
   titleField,
 } from './auction-form';
-import { ImagePicker, refusalMessage } from './form-controls';
+import { ImagePicker, refusalMessage } from '../../components/form-controls';
 import {
   AuctionFormActions,
   DescriptionField,
@@ -27,7 +27,7 @@ import {
   StartingPriceField,
   TitleField,
 } from './auction-fields';
-import { useProfile } from './profile-store';
+import { useProfile } from '../../lib/profile-store';
 import './dashboard.css';
 
 const editFormSchema = (originalDate: string) =>

@@ -4,10 +4,10 @@ import { Link } from 'react-router';
 import { Confirm } from '../../components/modal';
 import { notify, withLoadingToast } from '../../lib/toast';
 import { usePagedList } from '../../lib/use-paged-list';
-import { auctionsApi } from '../auctions/api';
-import { PagedAuctionGrid } from '../auctions/paged-auction-grid';
-import { refusalMessage } from './form-controls';
-import { useProfile } from './profile-store';
+import { auctionsApi } from '../../lib/auctions-api';
+import { PagedAuctionGrid } from './paged-auction-grid';
+import { refusalMessage } from '../../components/form-controls';
+import { useProfile } from '../../lib/profile-store';
 import './dashboard.css';
 
 /** Edit and Delete, on a Live auction only: a sold or expired one is part of the record. */

@@ -4,10 +4,10 @@ import { Avatar } from '../../components/avatar';
 import { Confirm } from '../../components/modal';
 import { formatDate, formatDateTime, formatMoney } from '../../lib/format';
 import { withLoadingToast } from '../../lib/toast';
-import { sessionApi } from '../session/api';
-import { forgetUser } from '../session/log-out';
+import { sessionApi } from '../../lib/session/api';
+import { forgetUser } from '../../lib/session/log-out';
 import type { Profile } from './api';
-import { useProfile } from './profile-store';
+import { useProfile } from '../../lib/profile-store';
 import './dashboard.css';
 
 const TABS = ['Overview', 'Recent Activity', 'Statistics'] as const;

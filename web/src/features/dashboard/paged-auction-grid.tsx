@@ -2,7 +2,7 @@ import type { AuctionView } from '@auction/contracts';
 import type { ReactNode } from 'react';
 import { LoadMore } from '../../components/load-more';
 import type { PagedList } from '../../lib/use-paged-list';
-import { AuctionCard } from './auction-card';
+import { AuctionCard } from '../../components/auction-card';
 
 interface PagedAuctionGridProps {
   /** The list as `usePagedList` keeps it. */

@@ -3,9 +3,9 @@ import { useCallback } from 'react';
 import { Link } from 'react-router';
 import { notify } from '../../lib/toast';
 import { usePagedList } from '../../lib/use-paged-list';
-import { PagedAuctionGrid } from '../auctions/paged-auction-grid';
-import { watchlistApi } from './api';
-import '../dashboard/dashboard.css';
+import { PagedAuctionGrid } from './paged-auction-grid';
+import { watchlistApi } from '../../lib/watchlist-api';
+import './dashboard.css';
 
 const fetchWatched = async (cursor: string | undefined) => {
   const { auctions, nextCursor } = await watchlistApi.page({ cursor });

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { type Feature, FeatureCard } from './icons';
+import { type Feature, FeatureCard } from '../../components/icons';
 import './home.css';
 
 const POINTS: readonly Feature[] = [

@@ -1,10 +1,10 @@
 import type { AuctionView } from '@auction/contracts';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { AuctionCard, AuctionCardSkeleton } from '../auctions/auction-card';
-import { auctionsApi } from '../auctions/api';
-import { FIXED_CATEGORIES } from '../auctions/categories';
-import { type Feature, FeatureCard, Icon } from './icons';
+import { AuctionCard, AuctionCardSkeleton } from '../../components/auction-card';
+import { auctionsApi } from '../../lib/auctions-api';
+import { FIXED_CATEGORIES } from '../../lib/categories';
+import { type Feature, FeatureCard, Icon } from '../../components/icons';
 import './home.css';
 
 const FEATURES: readonly Feature[] = [

@@ -1,6 +1,7 @@
 import type { NotificationView } from '@auction/contracts';
 import { create } from 'zustand';
 import { appendPage } from '../../lib/paging';
+import { onForgetUser } from '../../lib/session/log-out';
 import { notify } from '../../lib/toast';
 import { notificationsApi } from './api';
 
@@ -74,3 +75,5 @@ export const useNotifications = create<NotificationsState>()((set, get) => ({
 
 export const unreadCount = (items: readonly NotificationView[]): number =>
   items.filter((item) => !item.isRead).length;
+
+onForgetUser(() => useNotifications.getState().reset());

@@ -1,6 +1,6 @@
 import { SessionUser } from '@auction/contracts';
 import { z } from 'zod';
-import { call } from '../../lib/api-client';
+import { call } from '../api-client';
 
 const WithUser = z.object({ user: SessionUser });
 const Empty = z.object({});

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
-import { onUnauthorized } from '../../lib/api-client';
-import { renewSocketSession } from '../../lib/socket';
+import { onUnauthorized } from '../api-client';
+import { renewSocketSession } from '../socket';
 import { SessionUser } from '@auction/contracts';
 import { sessionApi } from './api';
 
