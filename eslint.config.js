@@ -1,10 +1,16 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+const root = import.meta.dirname;
 
 const workspaces = ['contracts', 'testkit', 'engine', 'projections', 'api', 'web'];
 
-/** Which workspaces each workspace may import: dependencies point one way (style.md §2). */
+/** Which workspaces each workspace may import: dependencies point one way (ARCHITECTURE.md, the dependency rule). */
 const allowedImports = {
   'packages/contracts': [],
   'packages/testkit': ['contracts'],
@@ -57,6 +63,72 @@ const readSideTests = {
   },
 };
 
+/** The web app's features: each folder of `web/src/features/`. */
+const webFeatures = readdirSync(join(root, 'web/src/features'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+/** The decider: pure functions of a command and the state (and the state's own fold). */
+const deciderFiles = ['decide', 'evolve', 'decider-types', 'state', 'proxy', 'ending-soon'];
+const decider = deciderFiles.map((name) => `engine/src/auction/${name}.ts`);
+
+/**
+ * Folders and files inside a workspace that may not import each other, one way
+ * (`import-x/no-restricted-paths`; type-only imports count too). Paths are from the repository root.
+ */
+const zones = [
+  {
+    target: decider,
+    from: 'engine/src/**',
+    except: [join(root, `engine/src/auction/{${deciderFiles.join(',')}}.ts`)],
+    message:
+      'The decider is pure: it imports contracts and its own rules, never the actor, the registry, a store, the scheduler or the clock.',
+  },
+  {
+    target: 'engine/src/command-bus',
+    from: ['engine/src/auction', 'engine/src/scheduler', 'engine/src/cluster'],
+    message:
+      'The command bus is the port: the registry and the cluster router implement it, it knows neither.',
+  },
+  {
+    target: ['engine/src/event-store', 'engine/src/chain'],
+    from: [
+      'engine/src/auction/actor.ts',
+      'engine/src/auction/actor-registry.ts',
+      'engine/src/command-bus',
+      'engine/src/scheduler',
+      'engine/src/cluster',
+    ],
+    message:
+      'The event stores and the hash chain sit below the actors, the bus and the schedulers.',
+  },
+  {
+    target: ['projections/src/read-store', 'projections/src/runner'],
+    from: ['activity', 'catalog', 'notifications', 'watchlist', 'winnings'].map(
+      (model) => `projections/src/${model}`,
+    ),
+    message: 'The read stores and the projection runner know no read model.',
+  },
+  {
+    target: ['api/src/app-deps.ts', 'api/src/ports.ts'],
+    from: ['api/src/http', 'api/src/realtime'],
+    message:
+      'AppDeps is what the routes and the gateway are given: its ports live in api/src/ports.ts, not beside the routes.',
+  },
+  ...webFeatures.map((feature) => ({
+    target: `web/src/features/${feature}`,
+    from: 'web/src/features/*/**',
+    except: [join(root, `web/src/features/${feature}/**`)],
+    message:
+      'A web feature does not import another feature: shared UI lives in web/src/components/, the rest in web/src/lib/.',
+  })),
+  {
+    target: ['web/src/components', 'web/src/lib'],
+    from: ['web/src/features', 'web/src/app'],
+    message: 'Shared components and lib code never import a feature or the app shell.',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/coverage/**', 'data/**'] },
   js.configs.recommended,
@@ -76,6 +148,27 @@ export default tseslint.config(
     },
   },
   { files: ['**/*.{js,mjs}'], ...tseslint.configs.disableTypeChecked },
+  {
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['tsconfig.json', 'web/tsconfig.app.json', 'web/tsconfig.node.json'].map(
+            (file) => join(root, file),
+          ),
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+    rules: {
+      // Cycles of runtime imports: the plugin skips type-only ones (erased when compiled); a
+      // folder-level type cycle such as the bus's interface and its implementation is the zones' job.
+      'import-x/no-cycle': 'error',
+      'import-x/no-restricted-paths': ['error', { basePath: root, zones }],
+    },
+  },
   ...boundaries,
   readSideTests,
   {
