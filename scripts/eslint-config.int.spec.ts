@@ -91,12 +91,12 @@ describe('the import rules', () => {
     expect(found[0]).toContain('A web feature does not import another feature');
   });
 
-  it('fail shared web code importing a feature (log-out resetting the notifications itself)', async () => {
+  it('fail shared web code importing a feature (the session resetting the notifications itself)', async () => {
     const found = await findings(
-      'web/src/lib/session/log-out.ts',
+      'web/src/lib/session/forget.ts',
       "import { useNotifications } from '../../features/notifications/store';\n\nexport const reset = () => useNotifications.getState().reset();\n",
     );
-    // The notifications register with log-out, so this is a cycle as well.
+    // The notifications register with `forget.ts`, so this is a cycle as well.
     expect(rulesOf(found).sort()).toEqual(['import-x/no-cycle', 'import-x/no-restricted-paths']);
   });
 

@@ -2,7 +2,7 @@ import { type AuctionView, ProfileView } from '@auction/contracts';
 import { z } from 'zod';
 import { create } from 'zustand';
 import { call } from './api-client';
-import { onForgetUser } from './session/log-out';
+import { onForgetUser } from './session/forget';
 import { notify } from './toast';
 
 const fetchProfile = () => call('/user/profile', z.object({ data: ProfileView }));

@@ -1,7 +1,7 @@
 import type { NotificationView } from '@auction/contracts';
 import { create } from 'zustand';
 import { appendPage } from '../../lib/paging';
-import { onForgetUser } from '../../lib/session/log-out';
+import { onForgetUser } from '../../lib/session/forget';
 import { notify } from '../../lib/toast';
 import { notificationsApi } from './api';
 

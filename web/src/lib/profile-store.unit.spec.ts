@@ -1,7 +1,7 @@
 import type { ProfileView } from '@auction/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { notify } from '../../lib/toast';
-import { type ApiStandIn, ok, refused, startApiStandIn } from '../../testing/api-stand-in';
+import { notify } from './toast';
+import { type ApiStandIn, ok, refused, startApiStandIn } from '../testing/api-stand-in';
 import { useProfile } from './profile-store';
 
 const AT = '2030-01-02T03:04:05.678Z';
