@@ -13,7 +13,7 @@ import { priceView } from './price-view';
 
 /**
  * What an auction's view is built from (money in cents), whichever fold produced it: the
- * catalog's documents, or the engine's state as the realtime gateway and the audit fold it.
+ * catalog's documents, or the engine's state as the realtime gateway folds it.
  */
 export interface AuctionFacts {
   readonly auctionId: string;
