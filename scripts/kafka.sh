@@ -104,8 +104,14 @@ EOF
   # A new cluster with a random id; a KAFKA_DATA_DIR formatted before keeps its own.
   if [[ ! -f "$data/logs/meta.properties" ]]; then
     local out
-    out="$("${TOOL[@]}" kafka.tools.StorageTool format -c "$config" \
-      -t "$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | cut -c 1-22)" 2>&1)" ||
+    # Base64url of 16 random bytes. One that starts with '-' would be read as an option by the
+    # tool's argument parser ("expected one argument"), so draw again (1 time in 64).
+    local id
+    id="-"
+    while [[ $id == -* ]]; do
+      id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | cut -c 1-22)"
+    done
+    out="$("${TOOL[@]}" kafka.tools.StorageTool format -c "$config" -t "$id" 2>&1)" ||
       { echo "$out" >&2; fail "formatting $data/logs failed"; }
   fi
   nohup "${JAVA[@]}" "-Dauction.kafka.port=$PORT" -Xmx512m -XX:+ExitOnOutOfMemoryError \
