@@ -87,6 +87,8 @@ export const Config = z
     RATE_LIMIT_SIGNUP: perWindow('RATE_LIMIT_SIGNUP', 20),
     /** Bid commands (place, edit, delete) per user per minute. */
     RATE_LIMIT_BIDS: perWindow('RATE_LIMIT_BIDS', 600),
+    /** Watchlist changes (watch, unwatch) per user per minute: each one is an event in the log. */
+    RATE_LIMIT_WATCHES: perWindow('RATE_LIMIT_WATCHES', 120),
     /** New auctions (`createAuction` requests) per user per hour. */
     RATE_LIMIT_AUCTIONS: perWindow('RATE_LIMIT_AUCTIONS', 100),
     /** New auctions per client address per hour, all its users together. */

@@ -115,11 +115,16 @@ const guardResponses = (op: Operation, failure: JsonSchema): Record<string, unkn
       description: `${errorCatalog.REQUEST_TIMEOUT.message} (the body did not arrive within BODY_TIMEOUT_MS; the connection is closed)`,
       content,
     };
-  // Limited: uploads and new auctions (per user and address), sign-ups, logins, bids.
-  if (op.multipart || op.path === '/auth/login' || op.path.startsWith('/bid/'))
+  // Limited: uploads and new auctions (per user and address), sign-ups, logins, bids, watch changes.
+  if (
+    op.multipart ||
+    op.path === '/auth/login' ||
+    op.path.startsWith('/bid/') ||
+    op.path.startsWith('/auction/watch/')
+  )
     answers['429'] = {
       description:
-        'Rate limited, nothing was changed: the message says which limit (new auctions, images or image data per user or address, sign-ups, logins, bids); `Retry-After` says when to try again',
+        'Rate limited, nothing was changed: the message says which limit (new auctions, images or image data per user or address, sign-ups, logins, bids, watchlist changes); `Retry-After` says when to try again',
       headers: { 'Retry-After': { schema: { type: 'integer' } } },
       content,
     };

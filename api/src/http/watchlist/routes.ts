@@ -8,12 +8,14 @@ import { auctionDetail, watchedAmong, watchlistPage } from '@auction/projections
 import { type Request, Router } from 'express';
 import type { AppDeps } from '../../app-deps';
 import { pageRequest } from '../paging';
+import { limiter } from '../rate-limit';
 import { commandMetadata, currentUser } from '../request-context';
 import { respond } from '../respond';
 import { routesOn } from '../route';
 
 export const WATCHED = 'Auction added to your watchlist';
 export const UNWATCHED = 'Auction removed from your watchlist';
+export const TOO_MANY_WATCHES = 'Too many watchlist changes, please slow down';
 
 /**
  * `watching` on auctions for the signed-in user (absent for a guest): one read for the lot, so
@@ -42,6 +44,15 @@ export const withWatching = async <A extends AuctionView>(
 export const watchlistRoutes = (deps: AppDeps): Router => {
   const router = Router();
   const route = routesOn(router);
+  // Every change is an event in the user's watchlist stream: toggling must not grow the log
+  // without bound. Keyed by user (a guest gets the 401 from `currentUser`).
+  const limited = limiter({
+    windowMs: 60_000,
+    limit: deps.config.RATE_LIMIT_WATCHES,
+    key: (req) => currentUser(req).id,
+    message: TOO_MANY_WATCHES,
+    store: deps.rateLimits('watches'),
+  });
 
   const watch = async (req: Request, id: string, watching: boolean) => {
     const user = currentUser(req);
@@ -61,12 +72,12 @@ export const watchlistRoutes = (deps: AppDeps): Router => {
     return id;
   };
 
-  route(ops.watch, async (req, res, { params }) => {
+  route(ops.watch, limited, async (req, res, { params }) => {
     const auctionId = await watch(req, params().id, true);
     respond(res, 200, WATCHED, { auctionId, watching: true });
   });
 
-  route(ops.unwatch, async (req, res, { params }) => {
+  route(ops.unwatch, limited, async (req, res, { params }) => {
     const auctionId = await watch(req, params().id, false);
     respond(res, 200, UNWATCHED, { auctionId, watching: false });
   });

@@ -157,6 +157,44 @@ describe('watch and unwatch', () => {
   });
 });
 
+describe('rate limit', () => {
+  it('answers 429 past RATE_LIMIT_WATCHES per user per minute, writing nothing, each user apart', async () => {
+    const limited = await startTestServer({ RATE_LIMIT_WATCHES: '3' });
+    try {
+      const [owner, first, second] = await Promise.all([
+        signUpAndLogIn(limited),
+        signUpAndLogIn(limited),
+        signUpAndLogIn(limited),
+      ]);
+      const auctionId = await createAuctionOverHttp(owner.client);
+      const toggle = (user: TestUser, on: boolean) =>
+        on
+          ? user.client.post(`${A}/watch/${auctionId}`)
+          : user.client.delete(`${A}/watch/${auctionId}`);
+      for (const on of [true, false, true]) expect((await toggle(first, on)).status).toBe(200);
+      for (const on of [false, true]) {
+        const refused = await toggle(first, on);
+        expect(refused.status).toBe(429);
+        expect(refused.body).toEqual({
+          success: false,
+          message: 'Too many watchlist changes, please slow down',
+        });
+      }
+      const written = await limited.deps.events.readStream(watchlistStream(first.id));
+      expect(written.map((event) => event.type)).toEqual([
+        'AuctionWatched',
+        'AuctionUnwatched',
+        'AuctionWatched',
+      ]);
+      expect((await toggle(second, true)).status).toBe(200);
+      // Reading the list is not a change: it stays open.
+      expect((await first.client.get(`${U}/watchlist`)).status).toBe(200);
+    } finally {
+      await limited.cleanup();
+    }
+  });
+});
+
 describe('a cancelled auction', () => {
   it('leaves the watchlist, tells its watchers, and cannot be watched (409)', async () => {
     const dave = await signUpAndLogIn(server);
