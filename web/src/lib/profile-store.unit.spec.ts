@@ -1,24 +1,12 @@
 import type { ProfileView } from '@auction/contracts';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { notify } from './toast';
-import { type ApiStandIn, ok, refused, startApiStandIn } from '../testing/api-stand-in';
+import { ada, apiStandInPerTest, ok, refused } from '../testing/api-stand-in';
 import { useProfile } from './profile-store';
 
-const AT = '2030-01-02T03:04:05.678Z';
+const AT = ada.createdAt;
 const profile: ProfileView = {
-  user: {
-    _id: 'u1',
-    id: 'u1',
-    name: 'Ada Lovelace',
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    email: 'ada@example.com',
-    role: 'User',
-    image: null,
-    createdAt: AT,
-    products: [],
-    winnings: [],
-  },
+  user: { ...ada, products: [], winnings: [] },
   statistics: {
     totalAuctions: 2,
     totalWinnings: 1,
@@ -33,26 +21,19 @@ const profile: ProfileView = {
   ],
 };
 
-let api: ApiStandIn;
+const api = apiStandInPerTest();
 const state = () => useProfile.getState();
 
-beforeEach(async () => {
-  api = await startApiStandIn();
+beforeEach(() => {
   state().clear();
   vi.spyOn(notify, 'error');
-});
-
-afterEach(async () => {
-  vi.restoreAllMocks();
-  vi.unstubAllGlobals();
-  await api.close();
 });
 
 describe('the profile store', () => {
   it('load is loading while the profile is on its way, then holds it', async () => {
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    api.answer = async () => {
+    api().answer = async () => {
       await held;
       return ok({ data: profile });
     };
@@ -60,7 +41,7 @@ describe('the profile store', () => {
     expect(state().loading).toBe(true);
     release();
     await loading;
-    expect(api.requests.map(({ method, path }) => `${method} ${path}`)).toEqual([
+    expect(api().requests.map(({ method, path }) => `${method} ${path}`)).toEqual([
       'GET /user/profile',
     ]);
     expect(state()).toMatchObject({ profile, loading: false });
@@ -68,9 +49,9 @@ describe('the profile store', () => {
   });
 
   it('load that fails stops loading, keeps what it had and says so', async () => {
-    api.answer = () => ok({ data: profile });
+    api().answer = () => ok({ data: profile });
     await state().load();
-    api.answer = () => refused(500, 'Something went wrong');
+    api().answer = () => refused(500, 'Something went wrong');
     await state().load();
     expect(state()).toMatchObject({ profile, loading: false });
     expect(notify.error).toHaveBeenCalledWith('Cannot fetch user profile');
@@ -78,7 +59,7 @@ describe('the profile store', () => {
 
   it('an answer that is not a profile is a failure, not a profile', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    api.answer = () => ok({ data: { ...profile, statistics: undefined } });
+    api().answer = () => ok({ data: { ...profile, statistics: undefined } });
     await state().load();
     expect(logged).toHaveBeenCalledWith(
       'Unexpected response from /user/profile',

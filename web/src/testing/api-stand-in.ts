@@ -1,6 +1,7 @@
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { vi } from 'vitest';
+import type { SessionUser } from '@auction/contracts';
+import { afterEach, beforeEach, vi } from 'vitest';
 
 /** One request the stand-in received. */
 export interface ApiRequest {
@@ -66,4 +67,38 @@ export const startApiStandIn = async (): Promise<ApiStandIn> => {
     fetchFromNode(new URL(input, origin), init),
   );
   return standIn;
+};
+
+/**
+ * A fresh stand-in for each test of the calling spec, closed after it with every mock and stubbed
+ * global restored. Returns how to reach the current one.
+ */
+export const apiStandInPerTest = (): (() => ApiStandIn) => {
+  let current: ApiStandIn | undefined;
+  beforeEach(async () => {
+    current = await startApiStandIn();
+  });
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    vi.unstubAllGlobals();
+    await current?.close();
+    current = undefined;
+  });
+  return () => {
+    if (current === undefined) throw new Error('The API stand-in runs only inside a test');
+    return current;
+  };
+};
+
+/** The signed-in user of the web specs, as `/auth/me` and the session keep them. */
+export const ada: SessionUser = {
+  _id: 'u1',
+  id: 'u1',
+  name: 'Ada Lovelace',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  email: 'ada@example.com',
+  role: 'User',
+  image: null,
+  createdAt: '2030-01-02T03:04:05.678Z',
 };

@@ -1,6 +1,5 @@
-import type { SessionUser } from '@auction/contracts';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type ApiStandIn, ok, refused, startApiStandIn } from '../../testing/api-stand-in';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ada, apiStandInPerTest, ok, refused } from '../../testing/api-stand-in';
 import type * as SessionStore from './store';
 
 /** The browser's local storage, in memory. */
@@ -11,19 +10,7 @@ class MemoryStorage {
   removeItem = (key: string) => void this.values.delete(key);
 }
 
-const ada: SessionUser = {
-  _id: 'u1',
-  id: 'u1',
-  name: 'Ada Lovelace',
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  email: 'ada@example.com',
-  role: 'User',
-  image: null,
-  createdAt: '2030-01-02T03:04:05.678Z',
-};
-
-let api: ApiStandIn;
+const api = apiStandInPerTest();
 let storage: MemoryStorage;
 let page: EventTarget;
 
@@ -36,17 +23,11 @@ const load = async (stored?: string): Promise<typeof SessionStore.useSession> =>
 /** What another tab's change of local storage tells this one. */
 const storageEvent = (key: string) => Object.assign(new Event('storage'), { key });
 
-beforeEach(async () => {
-  api = await startApiStandIn();
+beforeEach(() => {
   storage = new MemoryStorage();
   page = new EventTarget();
   vi.stubGlobal('localStorage', storage);
   vi.stubGlobal('window', page);
-});
-
-afterEach(async () => {
-  vi.unstubAllGlobals();
-  await api.close();
 });
 
 describe('the session store', () => {
@@ -82,16 +63,16 @@ describe('the session store', () => {
   it('confirm takes the user the server has (a name changed elsewhere)', async () => {
     const useSession = await load(JSON.stringify(ada));
     const renamed = { ...ada, firstName: 'Augusta', name: 'Augusta Lovelace' };
-    api.answer = () => ok({ user: renamed });
+    api().answer = () => ok({ user: renamed });
     await useSession.getState().confirm();
-    expect(api.requests.map(({ method, path }) => `${method} ${path}`)).toEqual(['GET /auth/me']);
+    expect(api().requests.map(({ method, path }) => `${method} ${path}`)).toEqual(['GET /auth/me']);
     expect(useSession.getState()).toMatchObject({ user: renamed, confirmed: true });
     expect(JSON.parse(storage.getItem('user') ?? 'null')).toEqual(renamed);
   });
 
   it('confirm signs out when the session has ended (401)', async () => {
     const useSession = await load(JSON.stringify(ada));
-    api.answer = () => refused(401, 'Please log in to continue');
+    api().answer = () => refused(401, 'Please log in to continue');
     await useSession.getState().confirm();
     expect(useSession.getState()).toMatchObject({ user: null, confirmed: true, exitTo: null });
     expect(storage.getItem('user')).toBeNull();
@@ -99,7 +80,7 @@ describe('the session store', () => {
 
   it('confirm keeps the user through an outage', async () => {
     const useSession = await load(JSON.stringify(ada));
-    api.answer = () => refused(503, 'The service is busy, please try again');
+    api().answer = () => refused(503, 'The service is busy, please try again');
     await useSession.getState().confirm();
     expect(useSession.getState()).toMatchObject({ user: ada, confirmed: true });
     expect(storage.getItem('user')).not.toBeNull();
