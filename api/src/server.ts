@@ -8,6 +8,7 @@ import {
   EndingSoonScheduler,
   Engine,
   KafkaCluster,
+  saltKeyFrom,
   systemClock,
 } from '@auction/engine';
 import {
@@ -75,12 +76,20 @@ export const startServer = async (
   const clock = options.clock ?? systemClock;
   const log = options.log ?? defaultLog;
   const stores = await openStores(config, clock);
+  const sessionSecret = config.SESSION_SECRET ?? (await stores.keptSessionSecret());
+  // Every node shares the session secret, so they seal a command alike (`chain/seal.ts`).
+  const saltKey = saltKeyFrom(sessionSecret);
   const closures = new AccountClosures({
     store: stores.events,
     clock,
     onError: (error) => log('Undoing a deleted account’s late bid or auction failed', error),
   });
-  const local = new AuctionActorRegistry({ store: stores.events, clock, refuse: closures.refuse });
+  const local = new AuctionActorRegistry({
+    store: stores.events,
+    clock,
+    refuse: closures.refuse,
+    saltKey,
+  });
   let cluster: KafkaCluster | undefined;
   try {
     await closures.load();
@@ -151,7 +160,7 @@ export const startServer = async (
     users: withImageUrls(stores.accounts, imageUrl),
     imageUrl,
     sessions: stores.sessions,
-    sessionSecret: config.SESSION_SECRET ?? (await stores.keptSessionSecret()),
+    sessionSecret,
     images: stores.images,
     rateLimits: stores.rateLimits,
     storeHealth: (timeoutMs) => stores.health(timeoutMs),

@@ -13,7 +13,15 @@ export {
 } from './cluster/kafka-cluster';
 export { partitionOf } from './cluster/partitioner';
 export { type Clock, systemClock } from './clock';
-export { canonicalJson, eventHash, verifyChain, type ChainVerdict } from './chain/hash-chain';
+export {
+  SECRET_FIELDS,
+  canonicalJson,
+  commitmentOf,
+  eventHash,
+  verifyChain,
+  type ChainVerdict,
+} from './chain/hash-chain';
+export { type SaltKey, saltKeyFrom } from './chain/seal';
 export { Engine, type EngineOptions, type EventLog } from './engine';
 export { AccountClosures, type AccountClosuresOptions } from './account/account-closures';
 export type { CreateCategoryCommand, CreateCategoryOutcome } from './category/categories';

@@ -69,6 +69,42 @@ export const canonicalFromJson = (value: unknown, json: string): string =>
 /** The `prevHash` of a stream's first event. */
 export const genesisHash = (streamId: string): string => sha256(streamId);
 
+/**
+ * Data fields that only their owner and auditors may read: a bidder's maximum (and the one it
+ * replaced), the seller's reserve. An event's `hash` covers them only through its commitment.
+ */
+export const SECRET_FIELDS = ['maxAmount', 'previousMaxAmount', 'reservePrice'] as const;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Whether `data` holds any secret field. */
+export const holdsSecrets = (data: unknown): boolean =>
+  isRecord(data) && SECRET_FIELDS.some((field) => field in data);
+
+/** `data` without its secret fields (itself when it has none). */
+export const withoutSecrets = (data: unknown): unknown => {
+  if (!holdsSecrets(data)) return data;
+  const shown = { ...(data as Record<string, unknown>) };
+  for (const field of SECRET_FIELDS) delete shown[field];
+  return shown;
+};
+
+/**
+ * The commitment to an event's secret fields: SHA-256 of them and the event's salt (none present:
+ * `{}`). Without the salt's 128 random bits, trying every possible maximum finds nothing.
+ */
+export const commitmentOf = (salt: string, data: unknown): string => {
+  const secrets: Record<string, unknown> = {};
+  if (isRecord(data))
+    for (const field of SECRET_FIELDS) if (field in data) secrets[field] = data[field];
+  return sha256(canonicalJson({ salt, secrets }));
+};
+
+/** The salted form of a request digest (`metadata.request`). */
+export const saltedRequest = (salt: string, requestDigest: string): string =>
+  sha256(`${salt}\n${requestDigest}`);
+
 export interface ChainLink {
   readonly streamId: string;
   readonly revision: number;
@@ -78,21 +114,42 @@ export interface ChainLink {
   readonly metadata: Omit<EventMetadata, 'hash'>;
 }
 
-export const eventHash = (link: ChainLink): string =>
-  sha256(
+/**
+ * What an event's hash is computed over: with a `salt`, the data without its secrets and the
+ * metadata with the commitment in place of the salt; shown with its `commitment` already, the
+ * same; sealed before commitments (neither), the data and metadata as they are.
+ */
+const hashedForm = (link: ChainLink): { data: unknown; metadata: object } => {
+  const { salt, commitment, ...rest } = link.metadata;
+  if (salt !== undefined) {
+    return {
+      data: withoutSecrets(link.data),
+      metadata: { ...rest, commitment: commitmentOf(salt, link.data) },
+    };
+  }
+  if (commitment !== undefined)
+    return { data: withoutSecrets(link.data), metadata: { ...rest, commitment } };
+  return { data: link.data, metadata: rest };
+};
+
+export const eventHash = (link: ChainLink): string => {
+  const { data, metadata } = hashedForm(link);
+  return sha256(
     canonicalJson({
       // Keys in sorted order, so the fast path of `canonicalJson` applies.
-      data: link.data,
-      metadata: link.metadata,
+      data,
+      metadata,
       revision: link.revision,
       streamId: link.streamId,
       type: link.type,
     }),
   );
+};
 
 /**
- * `eventHash` of a link whose data and metadata are given as their canonical JSON (both defined):
- * the same text `canonicalJson` writes for the whole link, put together without walking it again.
+ * `eventHash` of a link given as the canonical JSON of its hashed form (`hashedForm`, both
+ * defined): the same text `canonicalJson` writes for the whole link, put together without walking
+ * it again.
  */
 export const eventHashOfCanonical = (
   streamId: string,
@@ -125,9 +182,14 @@ export type ChainVerdict =
 /**
  * Walks one stream's events in order and names the first broken link: a missing revision, a
  * `prevHash` that is not the previous event's hash, or an event whose content no longer matches
- * its own `hash`.
+ * its own `hash`. Stored events carry their salt; `shown` events may carry the commitment instead
+ * (as a reader who may not see the secrets gets them), whose secret fields the hash then skips.
  */
-export const verifyChain = (streamId: string, events: readonly StoredLink[]): ChainVerdict => {
+export const verifyChain = (
+  streamId: string,
+  events: readonly StoredLink[],
+  options: { readonly shown?: boolean } = {},
+): ChainVerdict => {
   let expectedPrev = genesisHash(streamId);
   for (const [index, event] of events.entries()) {
     if (event.revision !== index || event.streamId !== streamId) {
@@ -136,6 +198,8 @@ export const verifyChain = (streamId: string, events: readonly StoredLink[]): Ch
     const parsed = EventMetadata.safeParse(event.metadata);
     if (!parsed.success) return { ok: false, brokenAt: index, reason: 'metadata-invalid' };
     const { hash: sealed, ...rest } = event.metadata as EventMetadata;
+    if (rest.commitment !== undefined && (rest.salt !== undefined || options.shown !== true))
+      return { ok: false, brokenAt: index, reason: 'metadata-invalid' };
     if (rest.prevHash !== expectedPrev) {
       return { ok: false, brokenAt: index, reason: 'prev-hash-mismatch' };
     }

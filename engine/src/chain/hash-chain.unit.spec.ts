@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { EventMetadata } from '@auction/contracts';
-import { canonicalJson, eventHash, genesisHash, verifyChain } from './hash-chain';
+import {
+  SECRET_FIELDS,
+  canonicalJson,
+  commitmentOf,
+  eventHash,
+  genesisHash,
+  verifyChain,
+} from './hash-chain';
 import type { StoredLink } from './hash-chain';
 import { eventIdFor, sealEvents } from './seal';
 import type { CommandIds } from './seal';
@@ -243,16 +250,12 @@ describe('verifyChain', () => {
     const link = stored[1] as Stored;
     const { prevHash, commandId, actorId, correlationId } = metadataOf(link);
     const data = { ...link.data, amount: 100 };
-    const { headHash } = sealEvents(STREAM, 0, prevHash, [{ type: link.type, data }], {
+    const [resealed] = sealEvents(STREAM, 0, prevHash, [{ type: link.type, data }], {
       commandId,
       actorId,
       correlationId,
-    });
-    const tampered = replaceAt(stored, 1, {
-      ...link,
-      data,
-      metadata: { ...metadataOf(link), hash: headHash },
-    });
+    }).events;
+    const tampered = replaceAt(stored, 1, { ...link, data, metadata: resealed?.metadata });
 
     expect(verifyChain(STREAM, tampered.slice(0, 2))).toMatchObject({ ok: true });
     expect(verifyChain(STREAM, tampered)).toEqual({
@@ -332,6 +335,139 @@ describe('verifyChain', () => {
       ok: false,
       brokenAt: 1,
       reason: 'metadata-invalid',
+    });
+  });
+});
+
+describe('secret fields under a salted commitment', () => {
+  const MAX = 53_737;
+  const secretStream = (): Stored[] => {
+    const stored = sealStream();
+    const head = metadataOf(stored[2] as Stored).hash;
+    const [raised] = sealEvents(
+      STREAM,
+      2,
+      head,
+      [
+        {
+          type: 'BidMaximumRaised',
+          data: {
+            at: at(3),
+            auctionId: 'a1',
+            bidId: 'b2',
+            bidderId: 'bob',
+            maxAmount: MAX,
+            previousMaxAmount: 10_100,
+          },
+        },
+      ],
+      ids('c4', 'bob'),
+    ).events;
+    if (!raised) throw new Error('nothing sealed');
+    return [
+      ...stored,
+      {
+        id: raised.id,
+        streamId: STREAM,
+        revision: 3,
+        type: raised.type,
+        data: raised.data as Record<string, unknown>,
+        metadata: raised.metadata,
+      },
+    ];
+  };
+
+  /** The event as a reader who may not see secrets gets it: no secret field, no salt, the commitment. */
+  const shown = (link: Stored): Stored => {
+    const { salt, ...metadata } = metadataOf(link);
+    const data = { ...link.data };
+    for (const field of SECRET_FIELDS) delete data[field];
+    return {
+      ...link,
+      data,
+      metadata: { ...metadata, commitment: commitmentOf(salt ?? '', link.data) },
+    };
+  };
+
+  it('seals every event with its own 128-bit salt', () => {
+    const salts = secretStream().map((link) => metadataOf(link).salt);
+    for (const salt of salts) expect(salt).toMatch(/^[0-9a-f]{32}$/);
+    expect(new Set(salts).size).toBe(salts.length);
+  });
+
+  it('verifies the stored stream, and the stream as shown without its secrets', () => {
+    const stored = secretStream();
+    const verdict = verifyChain(STREAM, stored);
+    expect(verdict).toMatchObject({ ok: true, length: 4 });
+    expect(verifyChain(STREAM, stored.map(shown), { shown: true })).toEqual(verdict);
+  });
+
+  it('gives no guess at a maximum a way to meet the hash of the event that hides it', () => {
+    const link = shown(secretStream()[3] as Stored);
+    const { hash, commitment: _commitment, ...rest } = metadataOf(link);
+    // The attack that recovered a maximum from the plain hash: every cent value near the truth.
+    const found: number[] = [];
+    for (let guess = MAX - 2_000; guess <= MAX + 2_000; guess++) {
+      const data = { ...link.data, maxAmount: guess, previousMaxAmount: 10_100 };
+      if (eventHash({ ...link, data, metadata: rest }) === hash) found.push(guess);
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('breaks where a secret field, or its salt, was changed in the store', () => {
+    const stored = secretStream();
+    const link = stored[3] as Stored;
+    const salt = '0'.repeat(32);
+    for (const tampered of [
+      withData(link, { maxAmount: MAX - 1 }),
+      { ...link, metadata: { ...metadataOf(link), salt } },
+    ])
+      expect(verifyChain(STREAM, replaceAt(stored, 3, tampered))).toEqual({
+        ok: false,
+        brokenAt: 3,
+        reason: 'hash-mismatch',
+      });
+  });
+
+  it('takes a commitment in place of the salt only in an event as shown', () => {
+    const stored = secretStream();
+    const asShown = replaceAt(stored, 3, shown(stored[3] as Stored));
+    expect(verifyChain(STREAM, asShown)).toEqual({
+      ok: false,
+      brokenAt: 3,
+      reason: 'metadata-invalid',
+    });
+    const both = {
+      ...(stored[3] as Stored),
+      metadata: { ...metadataOf(stored[3] as Stored), commitment: '0'.repeat(64) },
+    };
+    expect(verifyChain(STREAM, replaceAt(stored, 3, both), { shown: true })).toMatchObject({
+      ok: false,
+      reason: 'metadata-invalid',
+    });
+  });
+
+  it('still verifies events sealed before commitments (no salt: every field hashed as it is)', () => {
+    const legacy: Stored[] = [];
+    let prevHash = genesisHash(STREAM);
+    for (const [revision, { ids: command, event }] of commands.entries()) {
+      const metadata = { ...command, prevHash };
+      const hash = eventHash({ streamId: STREAM, revision, ...event, metadata });
+      legacy.push({
+        id: `e${revision}`,
+        streamId: STREAM,
+        revision,
+        ...event,
+        metadata: { ...metadata, hash },
+      });
+      prevHash = hash;
+    }
+    expect(verifyChain(STREAM, legacy)).toMatchObject({ ok: true, length: 3 });
+    expect(
+      verifyChain(STREAM, replaceAt(legacy, 1, withData(legacy[1] as Stored, { amount: 1 }))),
+    ).toMatchObject({
+      ok: false,
+      brokenAt: 1,
     });
   });
 });

@@ -1,12 +1,51 @@
-import { hash } from 'node:crypto';
+import { createHmac, hash, randomBytes } from 'node:crypto';
 import type { NewEvent } from '../event-store/event-store';
-import { canonicalFromJson, eventHash, eventHashOfCanonical } from './hash-chain';
+import {
+  canonicalFromJson,
+  canonicalJson,
+  commitmentOf,
+  eventHash,
+  eventHashOfCanonical,
+  saltedRequest,
+  withoutSecrets,
+} from './hash-chain';
 
 export interface CommandIds {
   readonly commandId: string;
   readonly actorId: string;
   readonly correlationId: string;
+  /** The digest of the request behind a command sent with an Idempotency-Key. */
+  readonly requestDigest?: string;
 }
+
+/**
+ * The secret an event's salt is derived from (HMAC-SHA256, at least 32 bytes). Derived, not drawn
+ * at random, so that a command decided twice on the same state (two nodes during a handoff) is
+ * sealed into the very same events, as the store's idempotent append and the actors' chain heads
+ * expect; without the key the salts are as good as random. Every node of a cluster must use the
+ * same key (the server derives it from the shared session secret).
+ */
+export type SaltKey = Buffer;
+
+/** This process's own key, for engines given none: right for one process, not for a cluster. */
+export const localSaltKey: SaltKey = randomBytes(32);
+
+/** A salt key derived from a secret the nodes share (one used for nothing else as it is). */
+export const saltKeyFrom = (secret: string): SaltKey =>
+  createHmac('sha256', secret).update('auction event salts').digest();
+
+/** An event's 128-bit salt: its place, id and content under the key. */
+const saltFor = (
+  key: SaltKey,
+  streamId: string,
+  revision: number,
+  eventId: string,
+  dataJson: string,
+): string =>
+  createHmac('sha256', key)
+    .update(`${streamId}\n${revision}\n${eventId}\n${dataJson}`)
+    .digest('hex')
+    .slice(0, 32);
 
 /**
  * The id of the `index`-th event a command writes to a stream, as a UUID (EventStoreDB requires
@@ -28,45 +67,66 @@ export interface SealedBatch {
   readonly headHash: string;
 }
 
-/** Puts events of one command into the stream's hash chain, starting after `revision`. */
+/**
+ * Puts events of one command into the stream's hash chain, starting after `revision`. Each event
+ * gets its own salt; its hash covers its secret fields only through their commitment.
+ */
 export const sealEvents = (
   streamId: string,
   revision: number,
   prevHash: string,
   events: readonly { readonly type: string; readonly data: unknown }[],
   ids: CommandIds,
+  saltKey: SaltKey = localSaltKey,
 ): SealedBatch => {
   const sealed: NewEvent[] = [];
   let head = prevHash;
   for (const [index, event] of events.entries()) {
+    const id = eventIdFor(streamId, ids.commandId, index);
+    // Each text is written once: for the salt, the hash and the store (`dataJson`, `metadataJson`).
+    const dataJson = JSON.stringify(event.data) ?? 'null';
+    const salt = saltFor(saltKey, streamId, revision + 1 + index, id, dataJson);
+    const request =
+      index === 0 && ids.requestDigest !== undefined
+        ? { request: saltedRequest(salt, ids.requestDigest) }
+        : {};
     // Keys in sorted order: the hash's canonical JSON is then plain `JSON.stringify`.
+    const common = { actorId: ids.actorId, commandId: ids.commandId };
     const metadata = {
-      actorId: ids.actorId,
-      commandId: ids.commandId,
+      ...common,
       correlationId: ids.correlationId,
       prevHash: head,
+      ...request,
+      salt,
     };
-    // Each text is written once: for the hash and for the store (`dataJson`, `metadataJson`).
-    const dataJson = JSON.stringify(event.data) ?? 'null';
     const metadataJson = JSON.stringify(metadata);
-    head =
-      event.data === undefined
-        ? eventHash({
-            streamId,
-            revision: revision + 1 + index,
-            type: event.type,
-            data: event.data,
-            metadata,
-          })
-        : eventHashOfCanonical(
-            streamId,
-            revision + 1 + index,
-            event.type,
-            canonicalFromJson(event.data, dataJson),
-            canonicalFromJson(metadata, metadataJson),
-          );
+    if (event.data === undefined) {
+      head = eventHash({
+        streamId,
+        revision: revision + 1 + index,
+        type: event.type,
+        data: event.data,
+        metadata,
+      });
+    } else {
+      const shown = withoutSecrets(event.data);
+      const hashedMetadata = {
+        ...common,
+        commitment: commitmentOf(salt, event.data),
+        correlationId: ids.correlationId,
+        prevHash: head,
+        ...request,
+      };
+      head = eventHashOfCanonical(
+        streamId,
+        revision + 1 + index,
+        event.type,
+        shown === event.data ? canonicalFromJson(event.data, dataJson) : canonicalJson(shown),
+        canonicalFromJson(hashedMetadata, JSON.stringify(hashedMetadata)),
+      );
+    }
     sealed.push({
-      id: eventIdFor(streamId, ids.commandId, index),
+      id,
       type: event.type,
       data: event.data,
       metadata: { ...metadata, hash: head },

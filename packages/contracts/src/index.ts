@@ -68,7 +68,7 @@ export {
   CategoryNameReserved,
   CategoryEvent,
 } from './events/category-events';
-export { EventMetadata, Sha256Hex } from './events/metadata';
+export { EventMetadata, SaltHex, Sha256Hex } from './events/metadata';
 export { type StoredEvent, asAuctionEvent } from './events/as-auction-event';
 export {
   CommandMetadata,
@@ -182,6 +182,7 @@ export {
   AuctionStateEvent,
   auctionStateEventName,
   BidNotification,
+  quietRevisionType,
   socketEventNames,
   watchRefusals,
   type AuctionSocketEventName,
