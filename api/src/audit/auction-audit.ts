@@ -19,7 +19,7 @@ import {
   catalogAuctions,
   catalogProjection,
 } from '@auction/projections';
-import { toAuditEvent } from './audit-events';
+import { type AuditReader, toAuditEvent, viewFor } from './audit-events';
 import { foldTo, toAuditState } from './audit-state';
 import { chainCheck, compareReadModels, truncationCheck } from './audit-verify';
 import { watcherEventsOf } from './watcher-events';
@@ -64,30 +64,39 @@ export class AuctionAudit {
     return { sellerId: typeof catalog?.sellerId === 'string' ? catalog.sellerId : undefined };
   }
 
-  /** Every event of the stream, in order. */
-  async events(auctionId: string): Promise<AuditEvent[]> {
-    return (await this.deps.events.readStream(auctionStream(auctionId))).map(toAuditEvent);
+  /** Every event of the stream, in order, as `reader` may see them. */
+  async events(auctionId: string, reader: AuditReader = 'auditor'): Promise<AuditEvent[]> {
+    const stored = (await this.deps.events.readStream(auctionStream(auctionId))).map(toAuditEvent);
+    return reader === 'auditor' ? stored : stored.map(viewFor(reader));
   }
 
   /**
    * The stream read page by page up to the revision it had when this started (a snapshot, however
-   * long the stream), for the export.
+   * long the stream), for the export, as `reader` may see it.
    */
-  async *eventPages(auctionId: string): AsyncGenerator<AuditEvent[]> {
+  async *eventPages(
+    auctionId: string,
+    reader: AuditReader = 'auditor',
+  ): AsyncGenerator<AuditEvent[]> {
     const stream = auctionStream(auctionId);
     const last = await this.deps.events.streamRevision(stream);
     if (last === undefined) return;
+    const shown = viewFor(reader);
     for (let from = 0; from <= last; from += PAGE_SIZE) {
       const page = await this.deps.events.readStream(stream, {
         fromRevision: from,
         toRevision: Math.min(last, from + PAGE_SIZE - 1),
       });
-      yield page.map(toAuditEvent);
+      yield page.map((event) => shown(toAuditEvent(event)));
     }
   }
 
   /** The auction folded to the point (its last event when the point is empty). */
-  async state(auctionId: string, point: AuditPoint): Promise<AuditState> {
+  async state(
+    auctionId: string,
+    point: AuditPoint,
+    reader: AuditReader = 'auditor',
+  ): Promise<AuditState> {
     const events = await this.events(auctionId);
     const last = events[events.length - 1];
     if (point.revision !== undefined && (last === undefined || point.revision > last.revision)) {
@@ -103,21 +112,33 @@ export class AuctionAudit {
     }
     const folded = foldTo(events, point);
     const categoryId = folded.state.categoryId;
-    return toAuditState(folded, {
-      auctionId,
-      lastRevision: last?.revision ?? null,
-      categoryName: categoryId === null ? null : await this.categoryName(categoryId),
-      users: this.deps.users,
-      ...(this.deps.imageUrl ? { imageUrl: this.deps.imageUrl } : {}),
-    });
+    // The reached event as the reader sees it, which may depend on the events before it.
+    const shown = viewFor(reader);
+    let reached: AuditEvent | undefined;
+    for (const event of events) {
+      if (folded.reached === undefined || event.revision > folded.reached.revision) break;
+      reached = shown(event);
+    }
+    return toAuditState(
+      { ...folded, reached },
+      {
+        auctionId,
+        lastRevision: last?.revision ?? null,
+        categoryName: categoryId === null ? null : await this.categoryName(categoryId),
+        users: this.deps.users,
+        ...(this.deps.imageUrl ? { imageUrl: this.deps.imageUrl } : {}),
+      },
+    );
   }
 
   /**
    * Checks the hash chain, that no event was cut off the end the catalog had seen, and that every
    * read-model document of the auction equals what a fresh replay of its events builds. Retried
    * when the auction gains events meanwhile, so a bid landing mid-check is not a difference.
+   * A seller gets the verdicts without the documents' values (bidders' maxima, others' notices)
+   * and without a head hash their events do not show.
    */
-  async verify(auctionId: string): Promise<AuditVerification> {
+  async verify(auctionId: string, reader: AuditReader = 'auditor'): Promise<AuditVerification> {
     const stream = auctionStream(auctionId);
     for (let attempt = 1; ; attempt++) {
       const events = await this.deps.events.readStream(stream);
@@ -163,7 +184,7 @@ export class AuctionAudit {
             ]
           : []),
       ];
-      return {
+      const verification = {
         auctionId,
         ok: problems.length === 0,
         problems,
@@ -171,6 +192,9 @@ export class AuctionAudit {
         truncation,
         readModels,
       };
+      return reader === 'auditor'
+        ? verification
+        : forSeller(verification, events.map(toAuditEvent).map(viewFor(reader)));
     }
   }
 
@@ -194,6 +218,25 @@ export class AuctionAudit {
     return created?.success ? created.data.data.name : null;
   }
 }
+
+/** What `verify` tells a seller, who sees the stream as `shown`. */
+const forSeller = (
+  verification: AuditVerification,
+  shown: readonly AuditEvent[],
+): AuditVerification => {
+  const { chain, readModels } = verification;
+  const head = shown[shown.length - 1]?.hash ?? null;
+  return {
+    ...verification,
+    chain: chain.ok ? { ...chain, headHash: shown.length === 0 ? chain.headHash : head } : chain,
+    readModels: {
+      ...readModels,
+      differences: readModels.differences.map(
+        ({ stored: _stored, replayed: _replayed, ...where }) => where,
+      ),
+    },
+  };
+};
 
 const textOf = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : undefined;

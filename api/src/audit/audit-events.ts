@@ -1,5 +1,5 @@
 import { type AuditEvent, centsToDollars } from '@auction/contracts';
-import type { RecordedEvent } from '@auction/engine';
+import { type RecordedEvent, commitmentOf } from '@auction/engine';
 
 /** The money fields auction events carry in their data, in cents. */
 const MONEY_FIELDS = [
@@ -13,9 +13,6 @@ const MONEY_FIELDS = [
   'reservePrice',
   'buyNowPrice',
 ];
-
-/** Fields only their bidder and auditors may see: secret maxima (proxy bids). */
-const PRIVATE_FIELDS = ['maxAmount', 'previousMaxAmount'];
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -54,20 +51,71 @@ export const toAuditEvent = (event: RecordedEvent): AuditEvent => ({
   dollars: dollarsOf(event.data),
 });
 
+/** Who reads the audit: auditors and admins see every event as stored; a seller, less. */
+export type AuditReader = 'auditor' | 'seller';
+
 /**
- * The event as a seller's audit shows it: the bidders' secret maxima taken out of `data` and
- * `dollars`, and named in `redacted`. The hash seals the stored data, so a redacted event cannot
- * be re-hashed by its reader; the server's own check (`verify`) covers it, and auditors see all.
+ * The bidders' secrets each event type may carry, hidden from a seller. Named per type, not per
+ * event, so `redacted` does not tell a bid with a maximum from one without.
  */
-export const withoutMaxima = (event: AuditEvent): AuditEvent => {
-  if (!isRecord(event.data)) return event;
-  const hidden = PRIVATE_FIELDS.filter((field) => isRecord(event.data) && field in event.data);
-  if (hidden.length === 0) return event;
-  const data = { ...event.data };
-  const dollars = { ...event.dollars };
-  for (const field of hidden) {
-    delete data[field];
-    delete dollars[field];
-  }
-  return { ...event, data, dollars, redacted: hidden };
+const BIDDER_SECRETS: Readonly<Record<string, readonly string[]>> = {
+  BidPlaced: ['maxAmount'],
+  BidEdited: ['maxAmount'],
+  BidMaximumRaised: ['maxAmount', 'previousMaxAmount'],
 };
+
+const holdsBidderSecret = (data: unknown): boolean =>
+  isRecord(data) && ('maxAmount' in data || 'previousMaxAmount' in data);
+
+const without = <T>(record: Record<string, T>, fields: readonly string[]): Record<string, T> => {
+  const kept = { ...record };
+  for (const field of fields) delete kept[field];
+  return kept;
+};
+
+/**
+ * A stream's events, taken in order, as a seller sees them: the bidders' maxima out of `data` and
+ * `dollars`, the salt out of the metadata and the commitment in its place, so the seller can
+ * check the chain (`checkShownChain`) and learns nothing of a maximum. An event sealed before
+ * commitments hashed its maximum as it is, so from the first such event on every hash is a
+ * function of that maximum: those hashes are withheld (`hash` and `prevHash` null, out of the
+ * metadata), the first event's `prevHash` excepted.
+ */
+export const sellerView = (): ((event: AuditEvent) => AuditEvent) => {
+  let withholding = false;
+  return (event) => {
+    const hidden = BIDDER_SECRETS[event.type] ?? [];
+    const data = isRecord(event.data) ? without(event.data, hidden) : event.data;
+    const dollars = without(event.dollars, hidden);
+    let metadata = event.metadata;
+    let { hash, prevHash } = event;
+    if (isRecord(metadata)) {
+      const { salt, ...rest } = metadata;
+      if (typeof salt === 'string') {
+        metadata = { ...rest, commitment: commitmentOf(salt, event.data) };
+      } else if (!withholding && holdsBidderSecret(event.data)) {
+        withholding = true;
+        metadata = without(rest, ['hash']);
+        hash = null;
+      }
+      if (withholding && hash !== null) {
+        metadata = without(metadata as Record<string, unknown>, ['hash', 'prevHash']);
+        hash = null;
+        prevHash = null;
+      }
+    }
+    return {
+      ...event,
+      data,
+      dollars,
+      metadata,
+      hash,
+      prevHash,
+      ...(hidden.length > 0 ? { redacted: [...hidden] } : {}),
+    };
+  };
+};
+
+/** How `reader` sees a stream's events, taken in order (a fresh view per stream). */
+export const viewFor = (reader: AuditReader): ((event: AuditEvent) => AuditEvent) =>
+  reader === 'auditor' ? (event) => event : sellerView();

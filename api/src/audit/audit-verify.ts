@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type {
   AuditChainCheck,
+  AuditEvent,
   AuditDifference,
   AuditReadModelCheck,
   AuditTruncationCheck,
@@ -32,6 +33,43 @@ export const chainCheck = (streamId: string, events: readonly RecordedEvent[]): 
   return verdict.ok
     ? { ok: true, length: verdict.length, headHash: verdict.headHash }
     : { ok: false, length: events.length, brokenAt: verdict.brokenAt, reason: verdict.reason };
+};
+
+/** `chainCheck` of events as a reader was shown them, and where their hashes stop being shown. */
+export type ShownChainCheck = AuditChainCheck & {
+  /** The first revision whose hash was withheld (see `sellerView`), null when none was. */
+  readonly withheldFrom: number | null;
+};
+
+/**
+ * Checks the chain of one stream's events as a reader was shown them (an export, the events
+ * route): secrets under their commitments, and hashes withheld from the first event sealed before
+ * commitments that holds a maximum. The events up to that one are checked, and its `prevHash`.
+ */
+export const checkShownChain = (events: readonly AuditEvent[]): ShownChainCheck => {
+  const streamId = events[0]?.streamId ?? '';
+  const cut = events.findIndex((event) => event.hash === null);
+  const checked = cut < 0 ? events : events.slice(0, cut);
+  const verdict = verifyChain(streamId, checked, { shown: true });
+  const withheldFrom = cut < 0 ? null : cut;
+  if (!verdict.ok)
+    return {
+      ok: false,
+      length: events.length,
+      brokenAt: verdict.brokenAt,
+      reason: verdict.reason,
+      withheldFrom,
+    };
+  const first = events[cut];
+  if (first !== undefined && first.prevHash !== null && first.prevHash !== verdict.headHash)
+    return {
+      ok: false,
+      length: events.length,
+      brokenAt: cut,
+      reason: 'prev-hash-mismatch',
+      withheldFrom,
+    };
+  return { ok: true, length: verdict.length, headHash: verdict.headHash, withheldFrom };
 };
 
 /** What the catalog recorded of the last event it applied to the auction. */

@@ -2,14 +2,17 @@
  * `npm run audit -- <auctionId> [--at <ISO> | --revision N] [--verify] [--export <file>]`
  * The auction's timeline (one line per event), its state at the chosen point (default: the last
  * event), the verification, and an NDJSON export, read from the configured stores (DATA_DIR by
- * default). Safe while the server runs. Exit codes: 0 ok, 1 verification found a problem, 2 bad usage.
+ * default). Safe while the server runs.
+ * `npm run audit -- --check <file>`: the hash chain of an export (an auditor's, or a seller's with
+ * the maxima under their commitments), with no store at all.
+ * Exit codes: 0 ok, 1 verification found a problem, 2 bad usage.
  */
 import { once } from 'node:events';
-import { createWriteStream, existsSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
-  type AuditEvent,
+  AuditEvent,
   AuditPoint,
   type AuditState,
   type AuditVerification,
@@ -22,11 +25,14 @@ import {
 } from '@auction/contracts';
 import type { UserDirectory } from '@auction/projections';
 import { AuctionAudit } from '../audit/auction-audit';
+import { checkShownChain } from '../audit/audit-verify';
 import { loadConfig } from '../config';
 import { openAccounts, openLogAndReadModels } from '../stores';
 
-const usage =
-  'usage: npm run audit -- <auctionId> [--at <ISO time> | --revision <N>] [--verify] [--export <file>]';
+const usage = [
+  'usage: npm run audit -- <auctionId> [--at <ISO time> | --revision <N>] [--verify] [--export <file>]',
+  '       npm run audit -- --check <exported file>',
+].join('\n');
 
 const MAIN_AMOUNT: Record<string, string> = {
   AuctionCreated: 'startingPrice',
@@ -96,7 +102,7 @@ const printVerification = (verification: AuditVerification): void => {
   const { chain, truncation, readModels } = verification;
   console.log(
     chain.ok
-      ? `  hash chain    intact over ${chain.length} events, head ${chain.headHash.slice(0, 12)}`
+      ? `  hash chain    intact over ${chain.length} events, head ${chain.headHash?.slice(0, 12) ?? 'withheld'}`
       : `  hash chain    BROKEN at revision ${chain.brokenAt} (${chain.reason})`,
   );
   console.log(`  truncation    ${truncation.ok ? 'none seen' : 'FOUND'}: ${truncation.message}`);
@@ -135,6 +141,36 @@ const exportTo = async (audit: AuctionAudit, auctionId: string, file: string): P
   return count;
 };
 
+/** `--check`: the chain of an exported file, one event per line. */
+const checkExport = (file: string): number => {
+  let events: AuditEvent[];
+  try {
+    events = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line, index) => {
+        const parsed = AuditEvent.safeParse(JSON.parse(line));
+        if (!parsed.success) throw new Error(`line ${index + 1} is not an exported event`);
+        return parsed.data;
+      });
+  } catch (error) {
+    console.error(`${file}: ${(error as Error).message}`);
+    return 2;
+  }
+  const chain = checkShownChain(events);
+  const stream = events[0]?.streamId ?? '(empty)';
+  if (!chain.ok) {
+    console.log(`${stream}: hash chain BROKEN at revision ${chain.brokenAt} (${chain.reason})`);
+    return 1;
+  }
+  console.log(
+    chain.withheldFrom === null
+      ? `${stream}: hash chain intact over ${chain.length} events, head ${chain.headHash ?? '-'}`
+      : `${stream}: hash chain intact over revisions 0 to ${chain.withheldFrom - 1}; from revision ${chain.withheldFrom} the hashes are withheld (sealed before commitments, they would give away a maximum)`,
+  );
+  return 0;
+};
+
 const main = async (args: readonly string[]): Promise<number> => {
   let parsed;
   try {
@@ -146,6 +182,7 @@ const main = async (args: readonly string[]): Promise<number> => {
         revision: { type: 'string' },
         verify: { type: 'boolean', default: false },
         export: { type: 'string' },
+        check: { type: 'string' },
       },
     });
   } catch (error) {
@@ -153,6 +190,13 @@ const main = async (args: readonly string[]): Promise<number> => {
     return 2;
   }
   const { values, positionals } = parsed;
+  if (values.check !== undefined) {
+    if (positionals.length > 0 || values.check.trim() === '') {
+      console.error(usage);
+      return 2;
+    }
+    return checkExport(values.check);
+  }
   const [auctionId, ...extra] = positionals;
   if (auctionId === undefined || extra.length > 0 || !Id.safeParse(auctionId).success) {
     console.error(usage);

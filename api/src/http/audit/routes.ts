@@ -1,15 +1,9 @@
 import { once } from 'node:events';
-import {
-  type AuditEvent,
-  AuditParams,
-  DomainError,
-  auditOperations as ops,
-  rejection,
-} from '@auction/contracts';
+import { AuditParams, DomainError, auditOperations as ops, rejection } from '@auction/contracts';
 import { type Request, type RequestHandler, type Response, Router } from 'express';
 import type { AppDeps } from '../../app-deps';
 import { AuctionAudit } from '../../audit/auction-audit';
-import { withoutMaxima } from '../../audit/audit-events';
+import type { AuditReader } from '../../audit/audit-events';
 import { currentUser } from '../request-context';
 import { respond } from '../respond';
 import { routesOn } from '../route';
@@ -55,14 +49,14 @@ export const auditRoutes = (deps: AppDeps): Router => {
   };
 
   // Auditors and Admins see every event as stored; a seller sees the visible prices only.
-  const forReader = (req: Request) => {
+  const readerOf = (req: Request): AuditReader => {
     const { role } = currentUser(req);
-    return role === 'Auditor' || role === 'Admin' ? (event: AuditEvent) => event : withoutMaxima;
+    return role === 'Auditor' || role === 'Admin' ? 'auditor' : 'seller';
   };
 
   route(ops.events, allowed, async (req, res) => {
     const id = auctionId(req);
-    const events = (await audit.events(id)).map(forReader(req));
+    const events = await audit.events(id, readerOf(req));
     respond(res, 200, 'Auction events', {
       auctionId: id,
       lastRevision: events[events.length - 1]?.revision ?? null,
@@ -72,13 +66,12 @@ export const auditRoutes = (deps: AppDeps): Router => {
 
   route(ops.state, allowed, async (req, res, { query }) => {
     const point = query();
-    const state = await audit.state(auctionId(req), point);
-    const event = state.event === null ? null : forReader(req)(state.event);
-    respond(res, 200, 'Auction state', { state: { ...state, event } });
+    const state = await audit.state(auctionId(req), point, readerOf(req));
+    respond(res, 200, 'Auction state', { state });
   });
 
   route(ops.verify, allowed, async (req, res) => {
-    const verification = await audit.verify(auctionId(req));
+    const verification = await audit.verify(auctionId(req), readerOf(req));
     respond(
       res,
       200,
@@ -92,10 +85,9 @@ export const auditRoutes = (deps: AppDeps): Router => {
     res.status(200);
     res.attachment(`auction-${id}.ndjson`);
     res.setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
-    const shown = forReader(req);
-    for await (const page of audit.eventPages(id)) {
+    for await (const page of audit.eventPages(id, readerOf(req))) {
       if (res.destroyed) return;
-      const lines = page.map((event) => `${JSON.stringify(shown(event))}\n`).join('');
+      const lines = page.map((event) => `${JSON.stringify(event)}\n`).join('');
       if (!res.write(lines)) await drained(res);
     }
     res.end();

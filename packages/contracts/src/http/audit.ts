@@ -23,14 +23,20 @@ export const AuditEvent = z.object({
   recordedAt: z.string(),
   /** `metadata.actorId`: the acting user's id or `system`; null when the metadata has none. */
   actorId: z.string().nullable(),
-  /** `metadata.hash` and `metadata.prevHash` (see `verifyChain`); null when missing. */
+  /**
+   * `metadata.hash` and `metadata.prevHash` (see `verifyChain`); null when missing, or withheld
+   * from a seller where they would be a function of a maximum sealed before commitments.
+   */
   hash: z.string().nullable(),
   prevHash: z.string().nullable(),
   data: z.unknown(),
   metadata: z.unknown(),
   /** The money fields of `data` (amounts, prices, maxima), in dollars. */
   dollars: z.record(z.string(), z.number()),
-  /** Fields taken out of `data` for this reader (a seller does not see bidders' maxima). */
+  /**
+   * Fields this event type may carry that were taken out of `data` for this reader (a seller does
+   * not see bidders' maxima); `metadata` then carries the commitment to them instead of the salt.
+   */
   redacted: z.array(z.string()).optional(),
 });
 export type AuditEvent = z.infer<typeof AuditEvent>;
@@ -78,7 +84,12 @@ export const ChainBreak = z.enum([
 
 /** The stream's hash chain: intact, or the first revision that does not hold. */
 export const AuditChainCheck = z.discriminatedUnion('ok', [
-  z.object({ ok: z.literal(true), length: z.number().int(), headHash: z.string() }),
+  z.object({
+    ok: z.literal(true),
+    length: z.number().int(),
+    /** Null for a seller when the stream's hashes are withheld from them (see `AuditEvent`). */
+    headHash: z.string().nullable(),
+  }),
   z.object({
     ok: z.literal(false),
     length: z.number().int(),
