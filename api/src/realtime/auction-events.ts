@@ -6,6 +6,7 @@ import {
   bidView,
   centsToDollars,
   deletedUser,
+  quietRevisionType,
   socketEventNames,
 } from '@auction/contracts';
 import type { AuctionState } from '@auction/engine';
@@ -46,10 +47,11 @@ export const socketPayload = (
     buyNowPrice,
     at: event.data.at,
   };
+  // Nothing visible changed: one shape for every such revision (no bid, no changes, no type).
+  const quiet = { ...base, type: quietRevisionType, bid: null, changes: {} };
   switch (event.type) {
     case 'BidMaximumRaised':
-      // A secret maximum: watchers learn only that the stream moved on (no bid, no amount).
-      return { ...base, bid: null, changes: {} };
+      return quiet;
     case 'BidPlaced':
     case 'BidEdited':
     case 'AutomaticBidPlaced':
@@ -86,7 +88,7 @@ export const socketPayload = (
         changes.startingPrice = centsToDollars(changed.startingPrice);
       if (changed.endsAt !== undefined) changes.auctionEndTime = changed.endsAt;
       // The reserve's amount stays the seller's: `reserve` in the payload says whether it is met.
-      return { ...base, bid: null, changes };
+      return Object.keys(changes).length === 0 ? quiet : { ...base, bid: null, changes };
     }
     case 'AuctionCancelled':
       return { ...base, bid: null, changes: { status: 'Cancelled' } };

@@ -119,9 +119,7 @@ describe('proxy bids', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ leading: true, maxBid: 654.32, currentBid: 100 });
     await eventually(() =>
-      expect(auctionEvents(watcher, auctionId).map((e) => e.payload.type)).toEqual([
-        'BidMaximumRaised',
-      ]),
+      expect(auctionEvents(watcher, auctionId).map((e) => e.payload.type)).toEqual(['Revision']),
     );
     expect(JSON.stringify(watcher.heard)).not.toMatch(/654\.32|65432/);
     expect(await fetchAuction(server, auctionId)).toMatchObject({ currentBid: 100 });

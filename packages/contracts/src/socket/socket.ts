@@ -72,12 +72,19 @@ export const watchRefusals = {
     'Too many auctions are being watched from your network at once. Stop watching one to watch another.',
 } as const;
 
+/**
+ * The `type` of a payload for a revision that changes nothing a watcher sees: a bidder's private
+ * raise of their maximum, a seller's edit of the reserve's amount. One shape for all (no bid, no
+ * changes), so a payload never tells which it was.
+ */
+export const quietRevisionType = 'Revision';
+
 /** Server event names per auction event type. */
 export const socketEventNames = {
   BidPlaced: 'newBid',
   BidEdited: 'bidUpdated',
   AutomaticBidPlaced: 'bidUpdated',
-  // Private: watchers hear only that the auction moved on a revision (no bid, no amount).
+  // Private: watchers hear only that the auction moved on a revision (`quietRevisionType`).
   BidMaximumRaised: 'auctionUpdated',
   BidRetracted: 'bidRetracted',
   AuctionEdited: 'auctionUpdated',
