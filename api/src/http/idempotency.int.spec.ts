@@ -22,12 +22,27 @@ beforeAll(async () => {
 });
 afterAll(() => server.cleanup());
 
-const bid = (user: TestUser, productId: string, bidAmount: number, key?: string) =>
+const bid = (
+  user: TestUser,
+  productId: string,
+  bidAmount: number,
+  key?: string,
+  maxBidAmount?: number,
+) =>
   user.client.post(
     '/api/v1/bid/placeBid',
-    { json: { productId, bidAmount } },
+    { json: { productId, bidAmount, ...(maxBidAmount === undefined ? {} : { maxBidAmount }) } },
     key === undefined ? {} : { 'idempotency-key': key },
   );
+
+const REUSED = {
+  success: false,
+  message:
+    'This Idempotency-Key was already used for a different request; nothing was changed. Use a new key for a new request.',
+};
+
+// A retry sends the very same body, end time included.
+const END = new Date(Date.now() + 86_400_000).toISOString();
 
 const create = (key: string, title: string) =>
   seller.client.post(
@@ -38,7 +53,7 @@ const create = (key: string, title: string) =>
         description: 'Brass, 1890s',
         category: 'antiques',
         startingPrice: 100,
-        auctionDate: new Date(Date.now() + 86_400_000).toISOString(),
+        auctionDate: END,
       },
     },
     { 'idempotency-key': key },
@@ -84,6 +99,43 @@ describe('Idempotency-Key: a retried request has its effect once', () => {
       (a) => a._id === first.body.auction._id,
     );
     expect(titles).toHaveLength(1);
+  });
+
+  it('the same key with another bid is refused with 422 and changes nothing', async () => {
+    const auctionId = await createAuctionOverHttp(seller.client);
+    const first = await bid(alice, auctionId, 100, 'reused-1');
+    expect(first.status).toBe(201);
+    const before = await fetchAuction(server, auctionId);
+    for (const [amount, maximum] of [
+      [300, 900],
+      [100, 900],
+      [300, undefined],
+    ] as const) {
+      const other = await bid(alice, auctionId, amount, 'reused-1', maximum);
+      expect(other.status).toBe(422);
+      expect(other.body).toEqual(REUSED);
+    }
+    expect(await fetchAuction(server, auctionId)).toEqual(before);
+    // The very same request again (its fields in another order) still gets the first answer.
+    const again = await alice.client.post(
+      '/api/v1/bid/placeBid',
+      { json: { bidAmount: 100, productId: auctionId } },
+      { 'idempotency-key': 'reused-1' },
+    );
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+  });
+
+  it('the same key with another auction to create is refused with 422, and one auction stands', async () => {
+    const first = await create('create-reused', 'Mantel clock');
+    expect(first.status).toBe(201);
+    const other = await create('create-reused', 'Pocket watch');
+    expect(other.status).toBe(422);
+    expect(other.body).toEqual(REUSED);
+    const mine = await seller.client.get('/api/v1/auction/getAuctions');
+    const titles = (mine.body.auctions as { title: string }[]).map((a) => a.title);
+    expect(titles).toContain('Mantel clock');
+    expect(titles).not.toContain('Pocket watch');
   });
 
   it('a malformed key is refused and changes nothing', async () => {

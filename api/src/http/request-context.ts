@@ -1,9 +1,11 @@
 import type {} from 'passport';
 import { createHash, randomUUID } from 'node:crypto';
 import { type CommandMetadata, DomainError, Id, rejection } from '@auction/contracts';
+import { canonicalJson } from '@auction/engine';
 import type { Request } from 'express';
 import type { Account } from '../accounts/account';
 import type { AppDeps } from '../app-deps';
+import { uploadDigest } from './uploads';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -58,9 +60,25 @@ export const newId = (req: Request, actorId: string, what: string): string => {
 };
 
 /**
+ * What a request with an `Idempotency-Key` asks, as a digest: its route, its body's fields (in any
+ * key order) and its image's content. The engine refuses the key sent again with another digest.
+ */
+const requestDigest = (req: Request): string =>
+  createHash('sha256')
+    .update(
+      canonicalJson({
+        body: (req.body as unknown) ?? null,
+        image: uploadDigest(req),
+        route: `${req.method} ${req.baseUrl}${req.path}`,
+      }),
+    )
+    .digest('hex');
+
+/**
  * Who, when and under which ids: the metadata every command carries. `target` names what the
  * command acts on where the route's path does not (the auction of a new bid), so one
- * Idempotency-Key reused on another target is another command.
+ * Idempotency-Key reused on another target is another command; the same key with another request
+ * on the same target is refused (`requestDigest`).
  */
 export const commandMetadata = (
   req: Request,
@@ -74,5 +92,6 @@ export const commandMetadata = (
     actorId,
     correlationId: supplied && Id.safeParse(supplied).success ? supplied : randomUUID(),
     at: new Date(deps.clock.now()).toISOString(),
+    ...(idempotencyKey(req) === undefined ? {} : { requestDigest: requestDigest(req) }),
   };
 };

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { constants, createWriteStream, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { access, readdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -57,9 +57,10 @@ const refused = (req: Request, refusal: QuotaRefusal): DomainError => {
   return new DomainError(rejection('RATE_LIMITED', undefined, refusal.message));
 };
 
-/** An upload stored by `imageUpload`: multer's file with the image's URL. */
+/** An upload stored by `imageUpload`: multer's file with the image's URL and content's SHA-256. */
 interface StoredUpload extends Express.Multer.File {
   readonly url: string;
+  readonly sha256: string;
 }
 
 const CLAIMED = Symbol('upload claimed');
@@ -69,6 +70,10 @@ const CLAIMED = Symbol('upload claimed');
  * image nobody claims by the time the answer ends is removed before the answer goes: a request
  * refused after its image was stored (a bad field, a 403) leaves nothing behind.
  */
+/** The SHA-256 of the image this request uploaded (what it asked, for `Idempotency-Key`), or null. */
+export const uploadDigest = (req: Request): string | null =>
+  (req.file as StoredUpload | undefined)?.sha256 ?? null;
+
 export const claimUpload = (req: Request): string | null => {
   const file = req.file as StoredUpload | undefined;
   if (!file?.url) return null;
@@ -86,17 +91,21 @@ const streamingStorage = (
 ): StorageEngine => ({
   _handleFile(req, file, callback) {
     const store = images();
-    const save = async (): Promise<Partial<Express.Multer.File> & { url: string }> => {
+    const save = async (): Promise<
+      Partial<Express.Multer.File> & { url: string; sha256: string }
+    > => {
       const limits = quota(req);
       const refusal = await firstRefusal(limits.perImage);
       if (refusal) throw refused(req, refusal);
       let bytes = 0;
       let counted = 0;
+      const digest = createHash('sha256');
       // Not destroyed when the save fails: multer then drains the request and answers our error.
       const source = file.stream.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>;
       const meter = async function* () {
         for await (const chunk of source) {
           bytes += chunk.length;
+          digest.update(chunk);
           while (counted * MEBIBYTE < bytes) {
             counted++;
             const over = await firstRefusal(limits.perMebibyte);
@@ -108,7 +117,7 @@ const streamingStorage = (
       const url = await store.save(Readable.from(meter()), {
         maxBytes: MAX_IMAGE_BYTES,
       });
-      const stored = { url, size: bytes };
+      const stored = { url, size: bytes, sha256: digest.digest('hex') };
       // Not claimed by the time the answer ends (whatever the answer, even to a client already
       // gone): nobody will reference it, and it is removed before the answer goes. Judged at
       // `end`, not at the connection's close, so a route still running for a client that left

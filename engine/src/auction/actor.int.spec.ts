@@ -1,5 +1,11 @@
+import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type AuctionCommand, auctionStream, type ErrorCode } from '@auction/contracts';
+import {
+  type AuctionCommand,
+  type ErrorCode,
+  type PlaceBid,
+  auctionStream,
+} from '@auction/contracts';
 import { createCategory, seedFixedCategories } from '../category/categories';
 import { verifyChain } from '../chain/hash-chain';
 import type { CommandOutcome } from '../command-bus/command-bus';
@@ -459,5 +465,60 @@ describe('a redelivered command (same command id) has its effect once and gets i
       'BidEdited',
       'AuctionClosed',
     ]);
+  });
+});
+
+describe('a command id sent again with another request (Idempotency-Key reused)', () => {
+  const digest = (text: string) => createHash('sha256').update(text).digest('hex');
+  const keyed = (command: AuctionCommand, request: string): AuctionCommand => ({
+    ...command,
+    metadata: { ...command.metadata, requestDigest: digest(request) },
+  });
+  const asked = (bid: PlaceBid, amount: number): AuctionCommand =>
+    keyed({ ...bid, data: { ...bid.data, amount } }, `bid ${amount}`);
+
+  it('is refused, changing nothing: answered, in flight, after a reload from the stream and from a snapshot', async () => {
+    const bid = placeBid(A, 'alice', dollars(150));
+    const held = gate();
+    store.before = () => held.promise;
+    const first = bus.send(asked(bid, dollars(150)));
+    await flushes();
+    expect(codeOf(await bus.send(asked(bid, dollars(300))))).toBe('IDEMPOTENCY_KEY_REUSED');
+    held.open();
+    const answered = await first;
+    expect(codeOf(answered)).toBe('ok');
+    expect(await bus.send(asked(bid, dollars(150)))).toStrictEqual(answered);
+    expect(codeOf(await bus.send(asked(bid, dollars(300))))).toBe('IDEMPOTENCY_KEY_REUSED');
+
+    const folded = new AuctionActorRegistry({ store: env.open(), snapshots: false });
+    const clock = new ManualClock(T0);
+    const snapshotted = new AuctionActorRegistry({ store: env.open(), clock, idleMs: 1000 });
+    try {
+      expect(codeOf(await folded.send(asked(bid, dollars(300))))).toBe('IDEMPOTENCY_KEY_REUSED');
+      expect(codeOf(await snapshotted.send(placeBid(A, 'bob', dollars(200))))).toBe('ok');
+      clock.advance(5000);
+      expect(snapshotted.size).toBe(0);
+      // The dropped actor's snapshot is written with the store's next append.
+      expect(codeOf(await snapshotted.send(createAuction('auction-2')))).toBe('ok');
+      expect(codeOf(await snapshotted.send(asked(bid, dollars(300))))).toBe(
+        'IDEMPOTENCY_KEY_REUSED',
+      );
+      expect(codeOf(await snapshotted.send(asked(bid, dollars(150))))).toBe('ok');
+    } finally {
+      await folded.close();
+      await snapshotted.close();
+    }
+    expect(await writtenBy(bid)).toBe(1);
+    expect(await storedTypes()).toEqual(['AuctionCreated', 'BidPlaced', 'BidPlaced']);
+  });
+
+  it('keeps in the stream only a salted digest of the request', async () => {
+    const bid = keyed(placeBid(A, 'alice', dollars(150)), 'bid 15000');
+    expect(codeOf(await bus.send(bid))).toBe('ok');
+    const [stored] = (await env.store.readStream(auctionStream(A))).slice(-1);
+    const metadata = stored?.metadata as { request?: string; salt?: string };
+    expect(metadata.request).toMatch(/^[0-9a-f]{64}$/);
+    expect(metadata.request).not.toBe(bid.metadata.requestDigest);
+    expect(JSON.stringify(stored)).not.toContain(bid.metadata.requestDigest);
   });
 });

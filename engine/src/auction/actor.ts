@@ -8,7 +8,7 @@ import {
   rejection,
 } from '@auction/contracts';
 import { genesisHash } from '../chain/hash-chain';
-import { sealEvents } from '../chain/seal';
+import { type SaltKey, localSaltKey, sealEvents } from '../chain/seal';
 import type { CommandOutcome, CommittedEvent } from '../command-bus/command-bus';
 import {
   DuplicateEventIdError,
@@ -25,6 +25,8 @@ import {
   covers,
   learnEvent,
   replayedOutcome,
+  requestSealOf,
+  sameRequest,
 } from './command-dedup';
 import type { AuctionState } from './decider-types';
 import { decide } from './decide';
@@ -71,6 +73,11 @@ export interface ActorOptions {
    * an account being deleted: `account/account-closures.ts`).
    */
   readonly refuse?: (command: AuctionCommand) => Rejection | undefined;
+  /**
+   * The key the events' salts are derived from (`chain/seal.ts`): the same on every node of a
+   * cluster. Default: this process's own.
+   */
+  readonly saltKey?: SaltKey;
 }
 
 /**
@@ -109,7 +116,7 @@ const foldRead = (
     revision = recorded.revision;
     const metadata = EventMetadata.parse(recorded.metadata);
     headHash = metadata.hash;
-    learnEvent(commands, metadata.commandId, recorded, state);
+    learnEvent(commands, metadata, recorded, state);
   }
   return { snapshot: { state, revision, headHash }, read, commands };
 };
@@ -200,6 +207,7 @@ export class AuctionActor {
   private readonly maxBatch: number;
   private readonly maxConflictRetries: number;
   private readonly refuse: ActorOptions['refuse'];
+  private readonly saltKey: SaltKey;
 
   private constructor(
     private readonly store: EventStore,
@@ -215,6 +223,7 @@ export class AuctionActor {
     this.maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
     this.maxConflictRetries = options.maxConflictRetries ?? 10;
     this.refuse = options.refuse;
+    this.saltKey = options.saltKey ?? localSaltKey;
   }
 
   /**
@@ -264,8 +273,14 @@ export class AuctionActor {
   send(command: AuctionCommand): Promise<CommandOutcome> {
     const commandId = command.metadata.commandId;
     const committed = this.commands.get(commandId);
-    if (committed) return this.replay(commandId, committed);
+    if (committed)
+      return sameRequest(committed, command)
+        ? this.replay(commandId, committed)
+        : Promise.resolve(this.keyReused());
     const original = this.pending.get(commandId);
+    const digest = original?.command.metadata.requestDigest;
+    if (digest !== undefined && command.metadata.requestDigest !== undefined)
+      if (digest !== command.metadata.requestDigest) return Promise.resolve(this.keyReused());
     return new Promise<CommandOutcome>((resolve, reject) => {
       if (original) {
         original.waiters.push({ resolve, reject });
@@ -285,6 +300,15 @@ export class AuctionActor {
       this.next.push(pending);
       this.scheduleFlush();
     });
+  }
+
+  /** The answer to a command whose id was first sent with another request (Idempotency-Key). */
+  private keyReused(): CommandOutcome {
+    return {
+      ok: false,
+      auctionId: this.auctionId,
+      rejection: rejection('IDEMPOTENCY_KEY_REUSED'),
+    };
   }
 
   /** Resolves when nothing is queued or in flight. */
@@ -343,13 +367,13 @@ export class AuctionActor {
       pending.after = before;
       return;
     }
-    const { commandId, actorId, correlationId } = pending.command.metadata;
     const { events: sealed, headHash } = sealEvents(
       this.streamId,
       before.revision,
       before.headHash,
       decision.events,
-      { commandId, actorId, correlationId },
+      pending.command.metadata,
+      this.saltKey,
     );
     let state = before.state;
     const committed: CommittedEvent[] = [];
@@ -458,7 +482,13 @@ export class AuctionActor {
       if (first && position !== undefined) {
         this.commands.remember(
           pending.command.metadata.commandId,
-          committedCommand(first.revision, after.revision, position, after.state),
+          committedCommand(
+            first.revision,
+            after.revision,
+            position,
+            after.state,
+            requestSealOf(first.metadata),
+          ),
         );
       }
       this.answer(pending, {

@@ -1,4 +1,10 @@
-import { AuctionEvent, type AuctionStatus, EventMetadata } from '@auction/contracts';
+import {
+  type AuctionCommand,
+  AuctionEvent,
+  type AuctionStatus,
+  EventMetadata,
+} from '@auction/contracts';
+import { saltedRequest } from '../chain/hash-chain';
 import type { CommandOutcome, CommittedEvent } from '../command-bus/command-bus';
 import type { RecordedEvent } from '../event-store/event-store';
 import type { AuctionState } from './decider-types';
@@ -40,7 +46,37 @@ export interface CommittedCommand {
   readonly currentBid: number;
   readonly leadingBidId: string | null;
   readonly status: AuctionStatus;
+  /**
+   * A command sent with an Idempotency-Key: its first event's salt and salted request digest
+   * (`metadata.request`), so a redelivery that asks something else is told apart.
+   */
+  readonly request?: RequestSeal;
 }
+
+/** `metadata.salt` and `metadata.request` of a command's first event. */
+export interface RequestSeal {
+  readonly salt: string;
+  readonly check: string;
+}
+
+/** The request seal in an event's metadata, if it has one. */
+export const requestSealOf = (metadata: {
+  readonly salt?: string | undefined;
+  readonly request?: string | undefined;
+}): RequestSeal | undefined =>
+  metadata.salt !== undefined && metadata.request !== undefined
+    ? { salt: metadata.salt, check: metadata.request }
+    : undefined;
+
+/**
+ * Whether `command` asks what the committed command of its id asked. A command or record without
+ * a request digest (no Idempotency-Key, or written before digests) cannot be told apart: same.
+ */
+export const sameRequest = (record: CommittedCommand, command: AuctionCommand): boolean => {
+  const digest = command.metadata.requestDigest;
+  if (record.request === undefined || digest === undefined) return true;
+  return saltedRequest(record.request.salt, digest) === record.request.check;
+};
 
 /** A command found in a stretch of the stream, in stream order. */
 export interface LearnedCommand {
@@ -54,6 +90,7 @@ export const committedCommand = (
   last: number,
   position: number,
   state: AuctionState,
+  request: RequestSeal | undefined,
 ): CommittedCommand => ({
   first,
   last,
@@ -61,29 +98,39 @@ export const committedCommand = (
   currentBid: state.currentBid,
   leadingBidId: state.leadingBidId,
   status: state.status,
+  ...(request === undefined ? {} : { request }),
 });
 
 /**
  * Adds one event, read in stream order, with the state right after it, to `learned`: it extends
- * the run of the previous event when both belong to one command, else starts a new run.
+ * the run of the previous event when both belong to one command, else starts a new run (whose
+ * request seal is this first event's).
  */
 export const learnEvent = (
   learned: LearnedCommand[],
-  commandId: string,
+  metadata: Pick<EventMetadata, 'commandId' | 'salt' | 'request'>,
   event: Pick<RecordedEvent, 'revision' | 'position'>,
   state: AuctionState,
 ): void => {
+  const { commandId } = metadata;
   const previous = learned[learned.length - 1];
   if (previous?.commandId === commandId && previous.record.last === event.revision - 1) {
+    const { first, request } = previous.record;
     learned[learned.length - 1] = {
       commandId,
-      record: committedCommand(previous.record.first, event.revision, event.position, state),
+      record: committedCommand(first, event.revision, event.position, state, request),
     };
     return;
   }
   learned.push({
     commandId,
-    record: committedCommand(event.revision, event.revision, event.position, state),
+    record: committedCommand(
+      event.revision,
+      event.revision,
+      event.position,
+      state,
+      requestSealOf(metadata),
+    ),
   });
 };
 

@@ -68,7 +68,7 @@ const learnAll = (read: readonly RecordedEvent[]) => {
   let state = initialState;
   for (const event of read) {
     state = evolve(state, { type: event.type, data: event.data } as AuctionEvent);
-    learnEvent(learned, (event.metadata as { commandId: string }).commandId, event, state);
+    learnEvent(learned, event.metadata as { commandId: string }, event, state);
   }
   return learned;
 };
@@ -119,7 +119,7 @@ describe('learning committed commands from the stream', () => {
 
   it('the first record of an id wins: what the actor answered, or the first run of a twice-written id', () => {
     const commands = new CommittedCommands();
-    const answered = committedCommand(1, 1, 500, initialState);
+    const answered = committedCommand(1, 1, 500, initialState, undefined);
     commands.remember('c1', answered);
     const read = streamOf([
       ['c1', [created]],

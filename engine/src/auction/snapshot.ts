@@ -38,7 +38,7 @@ export const isSnapshotStore = (value: unknown): value is SnapshotStore =>
  * Bump when the payload's layout or the fold's meaning changes (including the helpers `evolve`
  * calls, whose text the fingerprint below does not cover).
  */
-const FORMAT = 3;
+const FORMAT = 4;
 
 /**
  * What the snapshot's meaning depends on: its layout, the fold (`evolve`), what the dedup record
@@ -82,6 +82,8 @@ type CommandRow = [
   currentBid: number,
   leadingBidId: string | null,
   status: AuctionStatus,
+  /** `RequestSeal` as `[salt, check]`, when the command has one. */
+  request?: [salt: string, check: string],
 ];
 
 interface Payload {
@@ -116,7 +118,7 @@ export const encodeSnapshot = (
   const commandRows: CommandRow[] = [];
   for (const [commandId, record] of commands) {
     if (record.last > view.revision) continue;
-    commandRows.push([
+    const row: CommandRow = [
       commandId,
       record.first,
       record.last,
@@ -124,7 +126,9 @@ export const encodeSnapshot = (
       record.currentBid,
       record.leadingBidId,
       record.status,
-    ]);
+    ];
+    if (record.request) row.push([record.request.salt, record.request.check]);
+    commandRows.push(row);
   }
   const payload: Payload = {
     headHash: view.headHash,
@@ -168,9 +172,17 @@ export const decodeSnapshot = (
     });
     const state: AuctionState = { ...initialState, ...payload.state, bids };
     const commands: LearnedCommand[] = payload.commands.map(
-      ([commandId, first, last, position, currentBid, leadingBidId, status]) => ({
+      ([commandId, first, last, position, currentBid, leadingBidId, status, request]) => ({
         commandId,
-        record: { first, last, position, currentBid, leadingBidId, status },
+        record: {
+          first,
+          last,
+          position,
+          currentBid,
+          leadingBidId,
+          status,
+          ...(request === undefined ? {} : { request: { salt: request[0], check: request[1] } }),
+        },
       }),
     );
     return { view: { state, revision: stored.revision, headHash: payload.headHash }, commands };

@@ -114,6 +114,12 @@ export const errorCatalog = {
     message: 'An event of this auction cannot be read; verify the auction',
   },
 
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    message:
+      'This Idempotency-Key was already used for a different request; nothing was changed. Use a new key for a new request.',
+  },
+
   CONCURRENCY_CONFLICT: {
     status: 409,
     message: 'The auction changed while your request was processed, please try again',

@@ -43,10 +43,13 @@ const auctionFields = (overrides: Record<string, string> = {}) => ({
   ...overrides,
 });
 
-const createWithImage = async (headers: Record<string, string> = {}): Promise<AuctionView> => {
+const createWithImage = async (
+  headers: Record<string, string> = {},
+  fields = auctionFields(),
+): Promise<AuctionView> => {
   const res = await seller.client.post(
     `${A}/createAuction`,
-    { form: formOf(auctionFields(), png()) },
+    { form: formOf(fields, png()) },
     headers,
   );
   expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -124,10 +127,26 @@ describe('images nothing references any more are removed', () => {
   it('keeps the first image of a create retried with its Idempotency-Key, and only that one', async () => {
     const before = await storedFiles();
     const key = { 'Idempotency-Key': `retry-${Date.now()}` };
-    const first = await createWithImage(key);
-    const retry = await createWithImage(key);
+    // A retry sends the very same request: the fields and the image.
+    const fields = auctionFields();
+    const first = await createWithImage(key, fields);
+    const retry = await createWithImage(key, fields);
     expect(retry._id).toBe(first._id);
     expect(retry.image?.url).toBe(first.image?.url);
+    expect(await storedFiles()).toEqual([...before, nameOf(first.image!.url)].sort());
+  });
+
+  it('refuses the key sent again with another image (422), and keeps only the first image', async () => {
+    const before = await storedFiles();
+    const key = { 'Idempotency-Key': `other-image-${Date.now()}` };
+    const fields = auctionFields();
+    const first = await createWithImage(key, fields);
+    const other = await seller.client.post(
+      `${A}/createAuction`,
+      { form: formOf(fields, gif(), 'photo.gif') },
+      key,
+    );
+    expect(other.status).toBe(422);
     expect(await storedFiles()).toEqual([...before, nameOf(first.image!.url)].sort());
   });
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Cents } from '../money';
 import { IsoTime } from '../time';
 import { Id } from '../ids';
+import { Sha256Hex } from '../events/metadata';
 import {
   AuctionDescription,
   AuctionTitle,
@@ -21,6 +22,11 @@ export const CommandMetadata = z.object({
   correlationId: Id,
   /** Business time the command was received. */
   at: IsoTime,
+  /**
+   * A request sent with an Idempotency-Key: the SHA-256 of what it asked, so the same key sent
+   * again with another request is refused instead of answered with the first one's outcome.
+   */
+  requestDigest: Sha256Hex.optional(),
 });
 export type CommandMetadata = z.infer<typeof CommandMetadata>;
 
