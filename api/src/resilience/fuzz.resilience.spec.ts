@@ -65,6 +65,14 @@ class Known {
   ) {}
 }
 
+/** A path segment sent exactly as written: percent-escapes no decoder accepts. */
+class RawSegment {
+  constructor(readonly text: string) {}
+}
+const malformedSegment = fc
+  .constantFrom('%E0%A4%A', '%', '%zz', '%C0', 'a%2', '%%41', '%ED%A0%80')
+  .map((text) => new RawSegment(text));
+
 const knownIn = (pool: PoolName): fc.Arbitrary<Known> =>
   fc.nat().map((index) => new Known(pool, index));
 const known: fc.Arbitrary<Known> = fc.oneof(
@@ -366,6 +374,7 @@ const requestFor = (op: DocOperation): fc.Arbitrary<FuzzRequest> => {
       fc.oneof(
         { weight: 3, arbitrary: fromSchema(p.schema, p.name) },
         { weight: 1, arbitrary: hostileValue },
+        { weight: 1, arbitrary: malformedSegment },
       ),
     ),
   );
@@ -486,6 +495,7 @@ const onlySystemEvents = async (after: number) =>
   );
 
 const resolve = (value: Json): Json => {
+  if (value instanceof RawSegment) return `raw:${value.text}`;
   if (value instanceof Known) {
     const pool = pools[value.pool];
     return pool.length === 0 ? 'missing' : pool[value.index % pool.length];
@@ -533,9 +543,10 @@ const send = async (req: FuzzRequest): Promise<TestResponse> => {
         ? server.client()
         : (actors.get(req.actor) as TestUser).client;
   let i = 0;
-  const path = req.op.path.replace(/\{\w+\}/g, () =>
-    pathSegment(text(resolve(req.pathValues[i++]))),
-  );
+  const path = req.op.path.replace(/\{\w+\}/g, () => {
+    const value = req.pathValues[i++];
+    return value instanceof RawSegment ? value.text : pathSegment(text(resolve(value)));
+  });
   const search = new URLSearchParams(
     req.query.map(([k, v]): [string, string] => [k, text(resolve(v))]),
   ).toString();
