@@ -31,11 +31,11 @@ beforeAll(async () => {
   server = await startTestServer();
   seller = await signUpAndLogIn(server, { firstName: 'Sally', lastName: 'Seller' });
   bidders = await Promise.all(
-    range(1, 10).map((n) => signUpAndLogIn(server, { firstName: `Bidder${n}`, lastName: 'Long' })),
+    range(1, 5).map((n) => signUpAndLogIn(server, { firstName: `Bidder${n}`, lastName: 'Long' })),
   );
-});
+}, 120_000);
 afterEach(() => closeProbes());
-afterAll(() => server.cleanup());
+afterAll(() => server.cleanup(), 60_000);
 
 const metadata = (actorId: string) => ({
   commandId: randomUUID(),
@@ -45,7 +45,7 @@ const metadata = (actorId: string) => ({
 });
 
 /**
- * An auction with `count` standing bids from ten bidders in turn, the last one then raised by a
+ * An auction with `count` standing bids from five bidders in turn, the last one then raised by a
  * cent `raises` times (through the engine: quick).
  */
 const auctionWithBids = async (count: number, raises = 0): Promise<string> => {
