@@ -92,6 +92,41 @@ export class Http {
   }
 }
 
+/**
+ * The ids of an auction's standing bids as its detail shows them: the first page, then the pages
+ * of `GET /auction/bids` after its `bidsNextCursor`; undefined when a request fails.
+ */
+export const shownBidIds = async (
+  http: Http,
+  auctionId: string,
+  timeoutMs?: number,
+): Promise<string[] | undefined> => {
+  const detail = await http
+    .send(
+      'GET',
+      `/auction/fetchSpecificAuction?auctionId=${auctionId}`,
+      undefined,
+      undefined,
+      timeoutMs,
+    )
+    .catch(() => undefined);
+  const auction = detail?.body.auctionDetails as
+    { bids: { _id: string }[]; bidsNextCursor: string | null } | undefined;
+  if (!auction) return undefined;
+  const ids = auction.bids.map((bid) => bid._id);
+  for (let cursor = auction.bidsNextCursor; cursor !== null;) {
+    const path = `/auction/bids?auctionId=${auctionId}&limit=100&cursor=${encodeURIComponent(cursor)}`;
+    const page = await http
+      .send('GET', path, undefined, undefined, timeoutMs)
+      .catch(() => undefined);
+    const body = page?.body as { bids?: { _id: string }[]; nextCursor?: string | null } | undefined;
+    if (!body?.bids) return undefined;
+    ids.push(...body.bids.map((bid) => bid._id));
+    cursor = body.nextCursor ?? null;
+  }
+  return ids;
+};
+
 export const percentile = (sorted: readonly number[], p: number): number =>
   sorted.length === 0
     ? 0

@@ -53,6 +53,7 @@ import {
   percentile,
   pool,
   round,
+  shownBidIds,
   signUpAndLogIn,
   createLot,
   raiseDollars,
@@ -310,10 +311,7 @@ const catchUp = async (
         say(`the catalog did not show bid ${bidId} within ${timeoutMs / 1000} s`);
         return null;
       }
-      const path = `/auction/fetchSpecificAuction?auctionId=${auctionId}`;
-      const res = await http.send('GET', path, undefined, undefined, left).catch(() => undefined);
-      const detail = res?.body.auctionDetails as { bids?: { _id: string }[] } | undefined;
-      if (detail?.bids?.some((b) => b._id === bidId)) break;
+      if ((await shownBidIds(http, auctionId, left))?.includes(bidId)) break;
       await sleep(200);
     }
   }

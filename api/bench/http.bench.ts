@@ -33,6 +33,7 @@ import {
   percentile,
   pool,
   round,
+  shownBidIds,
   signUpAndLogIn,
   createLot,
   startBenchServer,
@@ -240,10 +241,7 @@ const missingFromDetails = async (http: Http, accepted: ReadonlyMap<string, stri
     duplicates = 0;
     const behind: [string, Set<string>][] = [];
     await pool(pending, 8, async ([auctionId, ids]) => {
-      const res = await http.send('GET', `/auction/fetchSpecificAuction?auctionId=${auctionId}`);
-      const shown = (
-        (res.body.auctionDetails as { bids?: { _id: string }[] } | undefined)?.bids ?? []
-      ).map((b) => b._id);
+      const shown = (await shownBidIds(http, auctionId)) ?? [];
       duplicates += shown.length - new Set(shown).size;
       const set = new Set(shown);
       let absent = 0;

@@ -6,10 +6,13 @@
  * The proxy scenario (`engine-proxy`, 100 auctions): half the bidders give a secret maximum $50 above
  * their bid, so many bids are answered by an automatic bid in the same commit.
  * Then reloading an evicted auction from its snapshot against its whole stream (`engine-reload`),
- * and memory: 12,500 live auctions loaded into actors (`engine-memory`).
+ * and memory: 12,500 live auctions loaded into actors (`engine-memory`). Then a watch toggle for a
+ * new user against one with a long watchlist stream, warm and right after a restart
+ * (`engine-watch`).
  *
  *   npm run bench:engine [-- --quick] [-- --auctions 1000] [-- --bidders 1000 --seconds 10]
  *   npm run bench:engine -- --reload 10000  (only engine-reload, with that many bids)
+ *   npm run bench:engine -- --watch 3340  (only engine-watch, with that many events of history)
  *   npm run bench:engine -- --auctions 100 --proxy  (only the proxy scenario, on 100 auctions)
  *   npm run bench:engine -- --auctions 1 --seconds 3 --profile /tmp/engine  (CPU profile of the
  *   measured window: /tmp/engine-1.cpuprofile)
@@ -21,11 +24,18 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { auctionStream, minimumRaise } from '@auction/contracts';
+import {
+  type WatchlistEvent,
+  auctionStream,
+  minimumRaise,
+  watchlistStream,
+} from '@auction/contracts';
 import { Engine, SqliteEventStore } from '../src/index';
 import { AuctionActor } from '../src/auction/actor';
 import { raises } from '../src/testing/commands';
 import { EVENTS_SCHEMA } from '../src/event-store/sqlite-event-store';
+import { genesisHash } from '../src/chain/hash-chain';
+import { sealEvents } from '../src/chain/seal';
 
 const { values } = parseArgs({
   options: {
@@ -37,13 +47,15 @@ const { values } = parseArgs({
     profile: { type: 'string' },
     reload: { type: 'string' },
     proxy: { type: 'boolean', default: false },
+    watch: { type: 'string' },
   },
 });
 const bidders = Number(values.bidders ?? 1000);
 const seconds = Number(values.seconds ?? (values.quick ? 3 : 10));
 const plainScenarios = values.proxy ? [] : [1, 100, 1000];
-const scenarios = values.auctions ? [Number(values.auctions)] : values.reload ? [] : plainScenarios;
-const proxyScenarios = values.reload || values.auctions ? [] : [100];
+const only = values.reload ?? values.watch;
+const scenarios = values.auctions ? [Number(values.auctions)] : only ? [] : plainScenarios;
+const proxyScenarios = only || values.auctions ? [] : [100];
 /** How far above their bid the proxy bidders' secret maximum is, in cents. */
 const PROXY_HEADROOM = 5_000;
 const RAW_ROWS_PER_COMMIT = 1000;
@@ -444,10 +456,74 @@ const reload = async (bids: number, tail: number) => {
   );
 };
 
+/**
+ * One watch toggle (`Engine.watch`) for a new user against one whose watchlist stream already holds
+ * `history` events: warm (the set in memory), and the first toggle after a restart (a new engine
+ * on the same file, starting from the snapshot). Medians of 21 toggles; the events each read.
+ */
+const watchToggles = async (history: number) => {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-engine-watch-'));
+  const filename = join(dir, 'events.sqlite');
+  const store = new SqliteEventStore({ filename });
+  const meta = (actorId: string) => ({
+    commandId: randomUUID(),
+    correlationId: randomUUID(),
+    actorId,
+    at: new Date().toISOString(),
+  });
+  const veteran = randomUUID();
+  const stream = watchlistStream(veteran);
+  const events: WatchlistEvent[] = Array.from({ length: history }, (_, i) => ({
+    type: i % 2 === 0 ? 'AuctionWatched' : 'AuctionUnwatched',
+    data: { userId: veteran, auctionId: `a${i % 7}`, at: new Date().toISOString() },
+  }));
+  const sealed = sealEvents(stream, -1, genesisHash(stream), events, meta(veteran));
+  await store.append(stream, sealed.events, 'no_stream');
+  let watching = false;
+  const toggle = (engine: Engine, userId: string) =>
+    engine.watch({ userId, auctionId: 'toggled', watching: (watching = !watching) }, meta(userId));
+  const median = async (once: () => Promise<unknown>, times = 21) => {
+    const taken: number[] = [];
+    for (let i = 0; i < times; i++) {
+      const started = performance.now();
+      await once();
+      taken.push(performance.now() - started);
+    }
+    return round(taken.sort((a, b) => a - b)[Math.floor(times / 2)] ?? 0, 2);
+  };
+  const engine = new Engine({ store });
+  const newcomer = randomUUID();
+  await toggle(engine, veteran);
+  const newUserMs = await median(() => toggle(engine, newcomer));
+  const longHistoryMs = await median(() => toggle(engine, veteran));
+  await engine.close();
+  const afterRestartMs = await median(async () => {
+    const restarted = new Engine({ store });
+    await toggle(restarted, veteran);
+    await restarted.close();
+  }, 5);
+  const total = (await store.streamRevision(stream)) ?? 0;
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+  console.log(
+    JSON.stringify({
+      bench: 'engine-watch',
+      historyEvents: history,
+      newUserMs,
+      longHistoryMs,
+      afterRestartMs,
+      streamEventsAfter: total + 1,
+      node: process.version,
+    }),
+  );
+};
+
 for (const auctions of scenarios) await run(auctions);
 for (const auctions of proxyScenarios) await run(auctions, true);
 if (values.reload) await reload(Number(values.reload), 100);
-if (!values.auctions && !values.reload) {
+if (values.watch) await watchToggles(Number(values.watch));
+if (!values.auctions && !only) {
   await reload(values.quick ? 2_000 : 10_000, 100);
   await memory(12_500, values.quick ? 2 : 5);
+  await watchToggles(3_340);
 }

@@ -19,7 +19,8 @@ import {
 import type { CommandOutcome } from './command-bus/command-bus';
 import type { CommandRouter } from './command-bus/command-router';
 import type { EventStore } from './event-store/event-store';
-import { type WatchCommand, type WatchOutcome, recordWatch } from './watchlist/watchlist';
+import { isSnapshotStore } from './auction/snapshot';
+import { type WatchCommand, type WatchOutcome, Watchlists } from './watchlist/watchlist';
 
 /** What readers may do with the event log: everything but write to it. */
 export type EventLog = Omit<EventStore, 'append' | 'close'>;
@@ -36,6 +37,8 @@ export interface EngineOptions extends RegistryOptions {
    * default a set of this process's own closures, which the default registry checks.
    */
   readonly closures?: AccountClosures;
+  /** Users whose folded watch sets this process keeps (`Watchlists`); default 10,000. */
+  readonly watchSets?: number;
 }
 
 /**
@@ -50,6 +53,7 @@ export class Engine implements CommandRouter {
   /** Each user's commands sent and not yet answered, so a closure can wait for them. */
   private readonly sending = new Map<string, Set<Promise<CommandOutcome>>>();
   private readonly closures: AccountClosures;
+  private readonly watchlists: Watchlists;
   private closed = false;
 
   constructor(options: EngineOptions) {
@@ -58,6 +62,11 @@ export class Engine implements CommandRouter {
     this.auctions =
       options.router ??
       new AuctionActorRegistry({ ...options, refuse: options.refuse ?? this.closures.refuse });
+    const snapshots =
+      options.snapshots === false
+        ? undefined
+        : (options.snapshots ?? (isSnapshotStore(options.store) ? options.store : undefined));
+    this.watchlists = new Watchlists(options.store, snapshots, options.watchSets);
   }
 
   /** Auction and bid commands, ordered by one actor per auction (on its owner's node). */
@@ -143,7 +152,7 @@ export class Engine implements CommandRouter {
     return this.write(() => {
       const key = `watchlist:${command.userId}`;
       const previous = this.accountWrites.get(key) ?? Promise.resolve(0);
-      const next = previous.catch(() => 0).then(() => recordWatch(this.store, command, metadata));
+      const next = previous.catch(() => 0).then(() => this.watchlists.record(command, metadata));
       const settled = next.then(() => 0);
       this.accountWrites.set(key, settled);
       void settled

@@ -4,7 +4,7 @@ import { placeOf } from './read-store/query-semantics';
 
 /**
  * Pages of the lists that grow (all auctions, a seller's auctions, categories, notifications,
- * history): keyset pages over an indexed order plus `_id`, each answered with the cursor of the
+ * history, the watchlist, an auction's bids): keyset pages over an indexed order plus `_id`, each answered with the cursor of the
  * next one. A page starts strictly after the last document of the previous one, so paging never
  * repeats or skips a document that stayed in the list, whatever is written between pages, and
  * costs the same on the thousandth page as on the first.
@@ -21,6 +21,8 @@ export const pagedLists = {
   notifications: ['number'],
   history: ['string'],
   watchlist: ['string'],
+  /** An auction's standing bids: amount, then when placed (`bid-pages.ts`). */
+  bids: ['number', 'string'],
 } as const satisfies Record<string, readonly ('string' | 'number')[]>;
 export type PagedList = keyof typeof pagedLists;
 

@@ -6,7 +6,10 @@ import { respond } from './respond';
 export const notFound: RequestHandler = (_req, res) =>
   respond(res, 404, errorCatalog.NOT_FOUND.message);
 
-const bodyParserStatus = (error: unknown): { status: number; message: string } | undefined => {
+const requestStatus = (error: unknown): { status: number; message: string } | undefined => {
+  // The router's 400 for a path parameter it could not percent-decode.
+  if (error instanceof URIError)
+    return { status: 400, message: errorCatalog.MALFORMED_PATH.message };
   const type = (error as { type?: unknown }).type;
   if (type === 'entity.parse.failed')
     return { status: 400, message: errorCatalog.MALFORMED_JSON.message };
@@ -46,7 +49,7 @@ export const isStorageFull = (error: unknown): boolean => {
 
 /**
  * One encoding of failures for HTTP: a full disk is a 503 `STORAGE_UNAVAILABLE`, domain errors keep
- * their code's status and message, body and upload errors become 4xx, anything else is a 500 with
+ * their code's status and message, path, body and upload errors become 4xx, anything else is a 500 with
  * a generic message and a log line.
  */
 export const errorHandler =
@@ -72,7 +75,7 @@ export const errorHandler =
       else respond(res, 400, `Invalid upload: ${error.message}`);
       return;
     }
-    const known = bodyParserStatus(error);
+    const known = requestStatus(error);
     if (known) {
       respond(res, known.status, known.message);
       return;

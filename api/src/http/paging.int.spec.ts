@@ -250,6 +250,42 @@ describe('the other lists, a page at a time', () => {
     expect(after).toEqual({ items: [], nextCursor: null, status: 200 });
   });
 
+  it("pages an auction's standing bids highest first, each once while higher bids come between pages (GET /auction/bids)", async () => {
+    const auctionId = made[1] as string;
+    const bid = async (amount: number, bidderId: string) => {
+      const outcome = await server.deps.engine.send({
+        type: 'PlaceBid',
+        data: { auctionId, bidId: randomUUID(), amount: amount * 100 },
+        metadata: {
+          commandId: randomUUID(),
+          actorId: bidderId,
+          correlationId: randomUUID(),
+          at: new Date().toISOString(),
+        },
+      });
+      expect(outcome.ok).toBe(true);
+      if (outcome.ok && outcome.position !== undefined)
+        await server.deps.runner.waitFor(outcome.position);
+    };
+    for (let i = 0; i < 12; i++) await bid(105 + 5 * i, (i % 2 === 0 ? bidder : rival).id);
+    const path = `${A}/bids`;
+    const whole = await page(server.client(), path, 'bids', { auctionId, limit: '100' });
+    expect(whole.items).toHaveLength(12);
+    const detail = await server.client().get(`${A}/fetchSpecificAuction?auctionId=${auctionId}`);
+    expect(detail.body.auctionDetails.bids).toEqual(whole.items);
+    expect(detail.body.auctionDetails.bidsNextCursor).toBeNull();
+    let higher = 200;
+    const { items, pages } = await everyPage(
+      server.client(),
+      path,
+      'bids',
+      { auctionId, limit: '5' },
+      () => bid((higher += 10), bidder.id),
+    );
+    expect(pages).toBe(3);
+    expect(items).toEqual(whole.items);
+  });
+
   it('pages history beyond its limit (GET /user/history)', async () => {
     const whole = await page(seller.client, `${U}/history`, 'history', { limit: '100' });
     expect(whole.items.length).toBe(mineMade.length);
@@ -273,9 +309,12 @@ describe('a cursor or a limit the server never gave', () => {
     `${A}/getAuctions`,
     `${A}/notifications`,
     `${U}/history`,
+    `${A}/bids?auctionId=${randomUUID()}`,
   ];
+  /** The path with one more query parameter. */
+  const and = (path: string, query: string) => `${path}${path.includes('?') ? '&' : '?'}${query}`;
   const cursorOf = async (client: TestClient, path: string): Promise<string> => {
-    const res = await client.get(`${path}?limit=1`);
+    const res = await client.get(and(path, 'limit=1'));
     return (res.body as { nextCursor: string }).nextCursor;
   };
 
@@ -297,17 +336,19 @@ describe('a cursor or a limit the server never gave', () => {
       const client = seller.client;
       const wrongList = path.endsWith('getAllCategories') ? auctionCursor : categoryCursor;
       for (const cursor of [...badCursors, wrongList]) {
-        const res = await client.get(`${path}?cursor=${encodeURIComponent(cursor)}`);
+        const res = await client.get(and(path, `cursor=${encodeURIComponent(cursor)}`));
         expect(res.status, `${path} cursor=${cursor.slice(0, 40)}`).toBe(400);
         expect(res.body).toEqual({
           success: false,
           message: 'cursor must be the nextCursor of an earlier page of this list',
         });
       }
-      const twice = await client.get(`${path}?cursor=${categoryCursor}&cursor=${categoryCursor}`);
+      const twice = await client.get(
+        and(path, `cursor=${categoryCursor}&cursor=${categoryCursor}`),
+      );
       expect(twice.status).toBe(400);
       for (const limit of ['0', '101', '-1', '1.5', 'abc', '', '1e2', '0x10']) {
-        const res = await client.get(`${path}?limit=${limit}`);
+        const res = await client.get(and(path, `limit=${limit}`));
         expect(res.status, `${path} limit=${limit}`).toBe(400);
         expect(res.body).toEqual({
           success: false,

@@ -25,8 +25,27 @@ const statusOf = (state: AuctionState): AuctionSocketEvent['status'] =>
   state.status === 'None' ? 'Live' : state.status;
 
 /**
+ * How many bids stand after `event`, from how many stood before it and the state before it, in
+ * constant time (a broadcast never walks the auction's bids).
+ */
+export const bidCountAfter = (count: number, event: AuctionEvent, before: AuctionState): number => {
+  if (event.type !== 'BidPlaced' && event.type !== 'BidRetracted') return count;
+  const standing = before.bids.get(event.data.bidId)?.retracted === false;
+  if (event.type === 'BidPlaced') return standing ? count : count + 1;
+  return standing ? count - 1 : count;
+};
+
+/** How many bids stand in `state` (walks them: for a load, not a broadcast). */
+export const standingBidCount = (state: AuctionState): number => {
+  let count = 0;
+  for (const bid of state.bids.values()) if (!bid.retracted) count++;
+  return count;
+};
+
+/**
  * The payload of one auction event for the room `auction:{id}`: the stream revision, the bid it is
- * about (with the bidder's public profile) and the auction as it stands after it (`state`).
+ * about (with the bidder's public profile) and the auction as it stands after it (`state`, and
+ * `bidCount` standing bids, which a watcher holding only the first pages cannot count).
  */
 export const socketPayload = (
   event: Broadcast,
@@ -34,6 +53,7 @@ export const socketPayload = (
   state: AuctionState,
   users: ReadonlyMap<string, PublicUser>,
   imageUrl: ImageUrl = storedImagePath,
+  bidCount?: number,
 ): AuctionSocketEvent => {
   const { reserve, buyNowPrice, leadingBidId } = priceView(state);
   const base = {
@@ -45,6 +65,7 @@ export const socketPayload = (
     leadingBidId,
     reserve,
     buyNowPrice,
+    ...(bidCount === undefined ? {} : { bidCount }),
     at: event.data.at,
   };
   // Nothing visible changed: one shape for every such revision (no bid, no changes, no type).
@@ -97,6 +118,10 @@ export const socketPayload = (
         ...base,
         bid: null,
         winnerId: state.winnerId,
+        winner:
+          state.winnerId === null
+            ? null
+            : (users.get(state.winnerId) ?? deletedUser(state.winnerId)),
         finalPrice: state.finalPrice === null ? null : centsToDollars(state.finalPrice),
         boughtNow: state.boughtNow,
       };
@@ -109,6 +134,9 @@ export const socketPayload = (
   }
 };
 
-/** The user ids a payload needs joined (the bidder; none for a private event). */
-export const usersOf = (event: AuctionEvent): string[] =>
-  event.type !== 'BidMaximumRaised' && 'bidderId' in event.data ? [event.data.bidderId] : [];
+/** The user ids a payload needs joined (the bidder, the winner; none for a private event). */
+export const usersOf = (event: AuctionEvent): string[] => {
+  if (event.type === 'AuctionClosed')
+    return event.data.outcome === 'Sold' ? [event.data.winnerId] : [];
+  return event.type !== 'BidMaximumRaised' && 'bidderId' in event.data ? [event.data.bidderId] : [];
+};

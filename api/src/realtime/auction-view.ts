@@ -1,9 +1,10 @@
-import type { AuctionView, PublicUser } from '@auction/contracts';
+import { type AuctionView, BIDS_PAGE_SIZE, type PublicUser } from '@auction/contracts';
 import type { AuctionState } from '@auction/engine';
 import {
   type AuctionFacts,
   type ImageUrl,
   auctionView as viewOf,
+  bidsPageOf,
   storedImagePath,
   usersOfAuction,
 } from '@auction/projections';
@@ -16,12 +17,21 @@ export interface AuctionExtras {
   readonly categoryName: string;
 }
 
-/** The engine's state at `revision` as the facts the one view builder reads. */
-const factsOf = (state: AuctionState, revision: number, extras: AuctionExtras): AuctionFacts => {
+/**
+ * The engine's state at `revision` as the facts the one view builder reads: the first page of its
+ * standing bids, with the cursor the catalog pages the rest from.
+ */
+const factsOf = (
+  state: AuctionState,
+  revision: number,
+  extras: AuctionExtras,
+  bidsPerPage = BIDS_PAGE_SIZE,
+): AuctionFacts => {
   const auctionId = state.auctionId ?? '';
-  const bids = [...state.bids.values()]
+  const standing = [...state.bids.values()]
     .filter((bid) => !bid.retracted)
     .map((bid) => ({ ...bid, auctionId }));
+  const { bids, nextCursor } = bidsPageOf(standing, { limit: bidsPerPage });
   return {
     auctionId,
     title: state.title,
@@ -41,7 +51,8 @@ const factsOf = (state: AuctionState, revision: number, extras: AuctionExtras): 
     leadingBidId: state.leadingBidId,
     boughtNow: state.boughtNow,
     bids,
-    bidCount: bids.length,
+    bidsNextCursor: nextCursor,
+    bidCount: standing.length,
     createdAt: extras.createdAt,
     winnerId: state.winnerId,
     finalPrice: state.finalPrice,
@@ -49,13 +60,14 @@ const factsOf = (state: AuctionState, revision: number, extras: AuctionExtras): 
   };
 };
 
-/** The users an auction's view names: seller, winner and standing bidders. */
+/** The users an auction's view names: seller, winner and the bidders of its first page. */
 export const usersOfView = (state: AuctionState): string[] =>
   usersOfAuction(factsOf(state, 0, { createdAt: '', categoryName: '' })).filter((id) => id !== '');
 
 /**
  * The auction at `revision` as the detail route shows it (`auctionDetail` in the catalog), built
- * from the gateway's fold of the stream, so it stands exactly at that revision.
+ * from the gateway's fold of the stream, so it stands exactly at that revision; `bidsPerPage` of
+ * its standing bids, the rest named by `bidsNextCursor`.
  */
 export const auctionView = (
   state: AuctionState,
@@ -63,4 +75,5 @@ export const auctionView = (
   extras: AuctionExtras,
   users: ReadonlyMap<string, PublicUser>,
   imageUrl: ImageUrl = storedImagePath,
-): AuctionView => viewOf(factsOf(state, revision, extras), users, imageUrl);
+  bidsPerPage = BIDS_PAGE_SIZE,
+): AuctionView => viewOf(factsOf(state, revision, extras, bidsPerPage), users, imageUrl);

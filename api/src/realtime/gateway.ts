@@ -33,7 +33,14 @@ import type { RequestHandler } from 'express';
 import { Server, type Socket } from 'socket.io';
 import type { Account } from '../accounts/account';
 import type { AppDeps } from '../app-deps';
-import { isBroadcast, socketEventName, socketPayload, usersOf } from './auction-events';
+import {
+  bidCountAfter,
+  isBroadcast,
+  socketEventName,
+  socketPayload,
+  standingBidCount,
+  usersOf,
+} from './auction-events';
 import { auctionView, usersOfView } from './auction-view';
 import { withImageUrls } from '../http/image-urls';
 import { UserCache } from './user-cache';
@@ -83,6 +90,10 @@ interface Followed {
   recentFrom: number;
   /** The business time of its `AuctionCreated` (for the state sent to a watcher far behind). */
   readonly createdAt: string;
+  /** How many bids stand at `revision`. */
+  bidCount: number;
+  /** The `auction:state` last built, sent again to every watch far behind at its revision. */
+  builtState?: AuctionStateEvent | undefined;
 }
 
 export interface GatewayOptions {
@@ -307,10 +318,13 @@ export class RealtimeGateway {
         continue;
       }
       const behind = afterRevision !== undefined && afterRevision + 1 < followed.recentFrom;
+      const built =
+        followed.builtState?.revision === followed.revision ? followed.builtState : undefined;
       const categoryId = followed.state.categoryId ?? '';
       categoryName ??= this.categoryNames.get(categoryId);
-      const missing = behind ? usersOfView(followed.state).filter((id) => !profiles.has(id)) : [];
-      if (behind && (missing.length > 0 || categoryName === undefined)) {
+      const building = behind && !built;
+      const missing = building ? usersOfView(followed.state).filter((id) => !profiles.has(id)) : [];
+      if (building && (missing.length > 0 || categoryName === undefined)) {
         if (++lookups > STATE_LOOKUPS) throw new Error(`${auctionId}: its bidders kept changing`);
         const [found, name] = await Promise.all([
           this.users.load(missing),
@@ -324,19 +338,7 @@ export class RealtimeGateway {
       const full = this.limits.hold(socket, auctionId);
       if (full) return limited(full);
       if (behind) {
-        const users = this.users.current(profiles);
-        const auction = auctionView(
-          followed.state,
-          followed.revision,
-          { createdAt: followed.createdAt, categoryName: categoryName ?? '' },
-          users,
-          this.deps.imageUrl,
-        );
-        const state: AuctionStateEvent = {
-          productId: auctionId,
-          revision: followed.revision,
-          auction,
-        };
+        const state = built ?? this.buildState(auctionId, followed, profiles, categoryName ?? '');
         socket.emit(auctionStateEventName, state);
       } else if (afterRevision !== undefined) {
         for (const event of followed.recent)
@@ -346,6 +348,27 @@ export class RealtimeGateway {
       this.touch(auctionId, followed);
       return { ok: true, revision: followed.revision };
     }
+  }
+
+  /**
+   * The auction at its followed revision as a watcher far behind gets it: the first page of its
+   * bids, so its size does not grow with the auction's. Built once per revision, whoever asks.
+   */
+  private buildState(
+    auctionId: string,
+    followed: Followed,
+    profiles: ReadonlyMap<string, PublicUser>,
+    categoryName: string,
+  ): AuctionStateEvent {
+    const auction = auctionView(
+      followed.state,
+      followed.revision,
+      { createdAt: followed.createdAt, categoryName },
+      this.users.current(profiles),
+      this.deps.imageUrl,
+    );
+    followed.builtState = { productId: auctionId, revision: followed.revision, auction };
+    return followed.builtState;
   }
 
   /** A category's name, read once (a name never changes); '' while the log has none. */
@@ -381,9 +404,15 @@ export class RealtimeGateway {
   private async load(auctionId: string): Promise<Followed | undefined> {
     const streamId = auctionStream(auctionId);
     let state = initialState;
+    let bidCount = 0;
     let folded = -1;
     let createdAt = '';
-    const tail: { event: AuctionEvent; revision: number; state: AuctionState }[] = [];
+    const tail: {
+      event: AuctionEvent;
+      revision: number;
+      state: AuctionState;
+      bidCount: number;
+    }[] = [];
     let tailFrom = 0;
     for (;;) {
       const upTo = this.broadcastPosition;
@@ -392,9 +421,11 @@ export class RealtimeGateway {
         if (recorded.position > upTo) break;
         const event = asAuctionEvent(recorded);
         if (event) {
+          bidCount = bidCountAfter(bidCount, event, state);
           state = evolve(state, event);
           if (event.type === 'AuctionCreated') createdAt = event.data.at;
-          if (isBroadcast(event)) tail.push({ event, revision: recorded.revision, state });
+          if (isBroadcast(event))
+            tail.push({ event, revision: recorded.revision, state, bidCount });
           if (tail.length > this.replayBuffer) tailFrom = (tail.shift()?.revision ?? -1) + 1;
         }
         folded = recorded.revision;
@@ -406,9 +437,9 @@ export class RealtimeGateway {
         if (state.status === 'None') return undefined;
         const users = this.users.current(loaded);
         const recent: Followed['recent'] = [];
-        for (const { event, revision, state: after } of tail) {
+        for (const { event, revision, state: after, bidCount: count } of tail) {
           if (!isBroadcast(event)) continue;
-          const payload = socketPayload(event, revision, after, users, this.deps.imageUrl);
+          const payload = socketPayload(event, revision, after, users, this.deps.imageUrl, count);
           recent.push({ revision, name: socketEventName(event), payload });
         }
         const followed: Followed = {
@@ -417,6 +448,7 @@ export class RealtimeGateway {
           recent,
           recentFrom: tailFrom,
           createdAt,
+          bidCount,
         };
         this.touch(auctionId, followed);
         return followed;
@@ -501,7 +533,14 @@ export class RealtimeGateway {
       return;
     }
     if (!this.followed.has(auctionId))
-      this.touch(auctionId, { state, revision, recent: [], recentFrom: revision + 1, createdAt });
+      this.touch(auctionId, {
+        state,
+        revision,
+        recent: [],
+        recentFrom: revision + 1,
+        createdAt,
+        bidCount: standingBidCount(state),
+      });
   }
 
   /**
@@ -522,6 +561,7 @@ export class RealtimeGateway {
         ? (prepared ?? this.users.cached(usersOf(event)))
         : undefined;
       if (isBroadcast(event) && !users) return false;
+      followed.bidCount = bidCountAfter(followed.bidCount, event, followed.state);
       followed.state = evolve(followed.state, event);
       followed.revision = recorded.revision;
       if (isBroadcast(event)) {
@@ -532,6 +572,7 @@ export class RealtimeGateway {
           followed.state,
           users ?? new Map(),
           this.deps.imageUrl,
+          followed.bidCount,
         );
         followed.recent.push({ revision: recorded.revision, name, payload });
         if (followed.recent.length > this.replayBuffer) {
@@ -553,12 +594,17 @@ export class RealtimeGateway {
     const { userId } = parsed.data.data;
     this.users.forget(userId);
     for (const followed of this.followed.values()) {
+      followed.builtState = undefined;
       followed.recent.forEach((entry, index) => {
-        const bid = entry.payload.bid;
-        if (bid?.bidder._id !== userId) return;
+        const { bid, winner } = entry.payload;
+        if (bid?.bidder._id !== userId && winner?._id !== userId) return;
         followed.recent[index] = {
           ...entry,
-          payload: { ...entry.payload, bid: { ...bid, bidder: deletedUser(userId) } },
+          payload: {
+            ...entry.payload,
+            ...(bid?.bidder._id === userId ? { bid: { ...bid, bidder: deletedUser(userId) } } : {}),
+            ...(winner?._id === userId ? { winner: deletedUser(userId) } : {}),
+          },
         };
       });
     }

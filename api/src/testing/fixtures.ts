@@ -1,4 +1,4 @@
-import type { AuctionView } from '@auction/contracts';
+import type { AuctionView, BidView } from '@auction/contracts';
 import type { TestClient, TestServer } from './test-server';
 
 export interface TestUser {
@@ -88,4 +88,28 @@ export const fetchAuction = async (
   if (res.status !== 200)
     throw new Error(`fetchSpecificAuction failed: ${JSON.stringify(res.body)}`);
   return (res.body as { auctionDetails: AuctionView }).auctionDetails;
+};
+
+/**
+ * The auction's detail and every standing bid, as a guest sees them: the detail's first page of
+ * bids and the pages of `GET /auction/bids` after its `bidsNextCursor`.
+ */
+export const fetchEveryBid = async (
+  server: Pick<TestServer, 'client'>,
+  auctionId: string,
+): Promise<{ auction: AuctionView; bids: BidView[] }> => {
+  const auction = await fetchAuction(server, auctionId);
+  const bids = [...auction.bids];
+  for (let cursor = auction.bidsNextCursor; cursor !== null;) {
+    const res = await server
+      .client()
+      .get(
+        `/api/v1/auction/bids?auctionId=${auctionId}&limit=100&cursor=${encodeURIComponent(cursor)}`,
+      );
+    if (res.status !== 200) throw new Error(`auction bids failed: ${JSON.stringify(res.body)}`);
+    const page = res.body as { bids: BidView[]; nextCursor: string | null };
+    bids.push(...page.bids);
+    cursor = page.nextCursor;
+  }
+  return { auction, bids };
 };

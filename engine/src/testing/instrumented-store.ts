@@ -18,10 +18,13 @@ export interface AppendCall {
 
 /**
  * A real store with a hook around each append, to hold an append in flight or make it fail
- * before or after it commits. Every other call goes straight through.
+ * before or after it commits, and a count of the events each stream read returned. Every other
+ * call goes straight through.
  */
 export class InstrumentedStore implements EventStore {
   readonly appends: AppendCall[] = [];
+  /** Each `readStream`: the stream and how many events it returned (what reads cost). */
+  readonly streamReads: { readonly streamId: string; readonly events: number }[] = [];
   /** Runs before the real append; throwing fails the append with nothing written. */
   before: ((call: AppendCall) => Promise<void> | void) | undefined;
   /** Runs after the real append committed; throwing makes a committed append look failed. */
@@ -42,8 +45,10 @@ export class InstrumentedStore implements EventStore {
     return result;
   }
 
-  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
-    return this.inner.readStream(streamId, options);
+  async readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
+    const events = await this.inner.readStream(streamId, options);
+    this.streamReads.push({ streamId, events: events.length });
+    return events;
   }
   streamRevision(streamId: string): Promise<number | undefined> {
     return this.inner.streamRevision(streamId);

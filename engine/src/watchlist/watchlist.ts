@@ -1,9 +1,23 @@
 import { type CommandMetadata, WatchlistEvent, watchlistStream } from '@auction/contracts';
+import type { SnapshotStore, StoredSnapshot } from '../auction/snapshot';
 import { genesisHash } from '../chain/hash-chain';
 import { eventIdFor, sealEvents } from '../chain/seal';
-import { type EventStore, WrongExpectedRevisionError } from '../event-store/event-store';
+import {
+  type EventStore,
+  type RecordedEvent,
+  WrongExpectedRevisionError,
+} from '../event-store/event-store';
 
 const ATTEMPTS = 6;
+
+/** Users whose watch sets one process keeps by default (the least recently used go first). */
+export const WATCH_SETS = 10_000;
+
+/** A snapshot is left once this many events have followed the last one. */
+export const WATCH_SNAPSHOT_EVERY = 64;
+
+/** The layout of a watch set's snapshot payload: `{"watched": [auctionId, ...]}`. */
+const SNAPSHOT_VERSION = 'watchlist:1';
 
 export interface WatchCommand {
   readonly userId: string;
@@ -16,56 +30,151 @@ export interface WatchOutcome {
   /** Whether an event was written (false: it already stood so). */
   readonly changed: boolean;
   /**
-   * The global position of the user's last watchlist event after the command (the new one, or the
-   * one that made it stand so), for read-your-writes; undefined when the stream is empty.
+   * The global position of the user's last watchlist event after the command (the new one, or
+   * the last one before it, which the standing state includes), for read-your-writes; undefined
+   * when the stream is empty.
    */
   readonly position: number | undefined;
 }
 
-/**
- * Records a watch or unwatch in `watchlist-{userId}` (the watchlist, issue 16), chained like every
- * stream and appended at the revision it was decided on (a conflict re-reads and decides again).
- * Idempotent: watching a watched auction, or unwatching one not watched, writes nothing; a retried
- * command finds its own event and writes nothing either. Whether the auction exists, and may be
- * watched, is the caller's check (the catalog): watching is not the auction's business, so it never
- * waits in the auction's actor.
- */
-export const recordWatch = async (
-  store: EventStore,
-  command: WatchCommand,
-  metadata: CommandMetadata,
-): Promise<WatchOutcome> => {
-  const streamId = watchlistStream(command.userId);
-  for (let attempt = 1; ; attempt++) {
-    const events = await store.readStream(streamId);
-    const last = events.at(-1);
-    if (last !== undefined && last.id === eventIdFor(streamId, metadata.commandId, 0))
-      return { changed: false, position: last.position };
-    let watching = false;
-    let decidedBy = last;
-    for (const recorded of events) {
-      const parsed = WatchlistEvent.safeParse({ type: recorded.type, data: recorded.data });
-      if (!parsed.success || parsed.data.data.auctionId !== command.auctionId) continue;
-      watching = parsed.data.type === 'AuctionWatched';
-      decidedBy = recorded;
-    }
-    if (watching === command.watching) return { changed: false, position: decidedBy?.position };
-    const event: WatchlistEvent = {
-      type: command.watching ? 'AuctionWatched' : 'AuctionUnwatched',
-      data: { at: metadata.at, auctionId: command.auctionId, userId: command.userId },
+/** A user's watched auctions as folded up to `revision` of their stream (-1: none). */
+interface WatchSet {
+  readonly revision: number;
+  readonly watched: ReadonlySet<string>;
+  /** The revision of the snapshot the store is known to hold (-1: none). */
+  readonly snapshot: number;
+}
+
+const EMPTY: WatchSet = { revision: -1, watched: new Set(), snapshot: -1 };
+
+const encode = (set: WatchSet): StoredSnapshot => ({
+  revision: set.revision,
+  version: SNAPSHOT_VERSION,
+  payload: JSON.stringify({ watched: [...set.watched] }),
+});
+
+const decode = (stored: StoredSnapshot | undefined): WatchSet | undefined => {
+  if (stored?.version !== SNAPSHOT_VERSION || !Number.isSafeInteger(stored.revision))
+    return undefined;
+  try {
+    const { watched } = JSON.parse(stored.payload) as { watched?: unknown };
+    if (!Array.isArray(watched) || !watched.every((id) => typeof id === 'string')) return undefined;
+    return {
+      revision: stored.revision,
+      watched: new Set(watched),
+      snapshot: stored.revision,
     };
-    const revision = last?.revision ?? -1;
-    const prevHash = last ? (last.metadata as { hash: string }).hash : genesisHash(streamId);
-    const sealed = sealEvents(streamId, revision, prevHash, [event], metadata);
-    try {
-      const appended = await store.append(
-        streamId,
-        sealed.events,
-        revision < 0 ? 'no_stream' : revision,
-      );
-      return { changed: true, position: appended.position };
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError) || attempt >= ATTEMPTS) throw error;
-    }
+  } catch {
+    return undefined;
   }
 };
+
+const folded = (set: WatchSet, events: readonly RecordedEvent[]): WatchSet => {
+  const after = events.filter((event) => event.revision > set.revision);
+  if (after.length === 0) return set;
+  const watched = new Set(set.watched);
+  for (const recorded of after) {
+    const parsed = WatchlistEvent.safeParse({ type: recorded.type, data: recorded.data });
+    if (!parsed.success) continue;
+    if (parsed.data.type === 'AuctionWatched') watched.add(parsed.data.data.auctionId);
+    else watched.delete(parsed.data.data.auctionId);
+  }
+  return { ...set, revision: after.at(-1)?.revision ?? set.revision, watched };
+};
+
+/**
+ * Records watches and unwatches in `watchlist-{userId}` (the watchlist, issue 16), chained like
+ * every stream and appended at the revision they were decided on (a conflict reads the events
+ * another node wrote and decides again). Idempotent: watching a watched auction, or unwatching one
+ * not watched, writes nothing; a retried command finds its own event and writes nothing either.
+ * Whether the auction exists, and may be watched, is the caller's check (the catalog): watching is
+ * not the auction's business, so it never waits in the auction's actor.
+ *
+ * A toggle costs the same at any history length: each user's watch set is kept folded with the
+ * revision it stands at (the most recently used `size` users), so a toggle reads the stream from
+ * that revision on (its last event, for the chain, and whatever another node appended). A user not
+ * in memory starts from their snapshot, left every `WATCH_SNAPSHOT_EVERY` events where the store
+ * keeps snapshots, so the first toggle after a restart reads at most that many events.
+ */
+export class Watchlists {
+  private readonly sets = new Map<string, WatchSet>();
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly snapshots: SnapshotStore | undefined,
+    private readonly size = WATCH_SETS,
+  ) {}
+
+  /** Callers send one user's commands one at a time (the engine does). */
+  async record(command: WatchCommand, metadata: CommandMetadata): Promise<WatchOutcome> {
+    const { userId } = command;
+    const streamId = watchlistStream(userId);
+    let fromStart = false;
+    for (let attempt = 1; ; attempt++) {
+      const known = fromStart
+        ? EMPTY
+        : (this.sets.get(userId) ?? (await this.snapshotOf(streamId)) ?? EMPTY);
+      const read = await this.store.readStream(
+        streamId,
+        known.revision < 0 ? {} : { fromRevision: known.revision },
+      );
+      if (known.revision >= 0 && read[0]?.revision !== known.revision) {
+        // Not the stream that was folded (a store restored from an older copy): read it all.
+        fromStart = true;
+        this.sets.delete(userId);
+        continue;
+      }
+      const current = await this.keep(streamId, userId, folded(known, read));
+      const last = read.at(-1);
+      if (last !== undefined && last.id === eventIdFor(streamId, metadata.commandId, 0))
+        return { changed: false, position: last.position };
+      if (current.watched.has(command.auctionId) === command.watching)
+        return { changed: false, position: last?.position };
+      const event: WatchlistEvent = {
+        type: command.watching ? 'AuctionWatched' : 'AuctionUnwatched',
+        data: { at: metadata.at, auctionId: command.auctionId, userId },
+      };
+      const revision = last?.revision ?? -1;
+      const prevHash = last ? (last.metadata as { hash: string }).hash : genesisHash(streamId);
+      const sealed = sealEvents(streamId, revision, prevHash, [event], metadata);
+      let position: number;
+      try {
+        const expected = revision < 0 ? 'no_stream' : revision;
+        position = (await this.store.append(streamId, sealed.events, expected)).position;
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError) || attempt >= ATTEMPTS) throw error;
+        continue;
+      }
+      const watched = new Set(current.watched);
+      if (command.watching) watched.add(command.auctionId);
+      else watched.delete(command.auctionId);
+      await this.keep(streamId, userId, { ...current, revision: revision + 1, watched });
+      return { changed: true, position };
+    }
+  }
+
+  /** Keeps the set as the user's most recent, and leaves a snapshot of it when one is due. */
+  private async keep(streamId: string, userId: string, set: WatchSet): Promise<WatchSet> {
+    let kept = set;
+    if (this.snapshots && set.revision - set.snapshot >= WATCH_SNAPSHOT_EVERY) {
+      const saved = await this.snapshots.saveSnapshot(streamId, encode(set)).then(
+        () => true,
+        () => false,
+      );
+      // A snapshot that failed only means a longer read after a restart.
+      if (saved) kept = { ...set, snapshot: set.revision };
+    }
+    this.sets.delete(userId);
+    this.sets.set(userId, kept);
+    for (const oldest of this.sets.keys()) {
+      if (this.sets.size <= this.size) break;
+      this.sets.delete(oldest);
+    }
+    return kept;
+  }
+
+  private async snapshotOf(streamId: string): Promise<WatchSet | undefined> {
+    if (!this.snapshots) return undefined;
+    return decode(await this.snapshots.loadSnapshot(streamId).catch(() => undefined));
+  }
+}

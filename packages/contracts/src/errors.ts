@@ -108,6 +108,10 @@ export const errorCatalog = {
   INVALID_ID_TOKEN: { status: 401, message: 'The Google sign-in could not be verified' },
   CSRF_REJECTED: { status: 403, message: 'Cross-site request refused' },
   MALFORMED_JSON: { status: 400, message: 'The request body is not valid JSON' },
+  MALFORMED_PATH: {
+    status: 400,
+    message: 'The request path is not valid: a percent-encoded character in it is malformed',
+  },
 
   EVENT_UNREADABLE: {
     status: 409,

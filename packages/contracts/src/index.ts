@@ -122,6 +122,7 @@ export {
 export { API_BASE, type Method, type Operation, operationTable, pathOf } from './http/operation';
 export { operations, serviceOperations } from './http/operations';
 export {
+  BIDS_PAGE_SIZE,
   MAX_PAGE_SIZE,
   MAX_CURSOR_LENGTH,
   INVALID_CURSOR,
@@ -191,4 +192,4 @@ export {
   type SocketAck,
   type SocketAckCallback,
 } from './socket/socket';
-export { applyAuctionEvent, sortBids } from './socket/apply-auction-event';
+export { applyAuctionEvent, sortBids, withBidsPage } from './socket/apply-auction-event';

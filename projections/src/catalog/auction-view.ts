@@ -34,8 +34,10 @@ export interface AuctionFacts {
   readonly buyNowPrice: number | null;
   readonly leadingBidId: string | null;
   readonly boughtNow: boolean;
-  /** Standing bids, in any order (all of them, or the top few of a list). */
+  /** Standing bids, in any order: a first page of them (`bid-pages.ts`). */
   readonly bids: readonly BidFacts[];
+  /** The cursor of the standing bids after `bids`, null when `bids` holds them all. */
+  readonly bidsNextCursor: string | null;
   /** How many bids stand (lists carry only the top few in `bids`). */
   readonly bidCount: number;
   readonly createdAt: string;
@@ -86,6 +88,7 @@ export const auctionView = (
     ...priceView(facts),
     status: facts.status,
     bids: bids.map((bid) => bidView(bid, user(bid.bidderId))),
+    bidsNextCursor: facts.bidsNextCursor,
     bidCount: facts.bidCount,
     createdAt: facts.createdAt,
     winner: facts.winnerId === null ? null : user(facts.winnerId),

@@ -85,10 +85,10 @@ export const catalogAuctions: CollectionSpec = {
 };
 export const catalogBids: CollectionSpec = {
   name: 'catalog_bids',
-  indexes: ['auctionId', 'amount', 'retracted', 'bidderId'],
-  // An auction's standing bids, highest first; a bidder's standing bids (account deletion).
+  indexes: ['auctionId', 'amount', 'retracted', 'bidderId', 'createdAt'],
+  // An auction's standing bids, highest first, a page at a time; a bidder's standing bids.
   compoundIndexes: [
-    ['auctionId', 'retracted', 'amount'],
+    ['auctionId', 'retracted', 'amount', 'createdAt'],
     ['bidderId', 'retracted'],
   ],
 };

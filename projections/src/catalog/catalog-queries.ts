@@ -1,8 +1,13 @@
 import {
   type AuctionView,
+  BIDS_PAGE_SIZE,
+  type BidView,
   type CategoryView,
   type PublicUser,
+  bidView,
   centsToDollars,
+  deletedUser,
+  standingOrder,
 } from '@auction/contracts';
 import { type ImageUrl, storedImagePath } from '../images';
 import { type Page, type PageRequest, findPage } from '../paging';
@@ -17,6 +22,7 @@ import {
   catalogCategories,
 } from './catalog-projection';
 import { type AuctionFacts, auctionView, usersOfAuction } from './auction-view';
+import { standingBidsPage } from './bid-pages';
 
 /** Filters of the All Auctions page; empty strings filter nothing. */
 export interface LiveAuctionFilters {
@@ -31,22 +37,23 @@ const newestFirst: NonNullable<FindOptions['orderBy']> = [
   { field: 'createdAt', direction: 'desc' },
 ];
 
-/** Lists carry the top few bids only (cards show none; `bidCount` has the total); a detail all. */
+/** Lists carry the top few bids only (cards show none; `bidCount` has the total). */
 const LIST_BIDS = 3;
 
-/** The standing bids, highest first (the top `limit` of them when given). */
-const standingBids = async (
-  store: ReadStore,
-  auctionId: string,
-  limit?: number,
-): Promise<CatalogBidDoc[]> =>
-  (await store.find(catalogBids.name, {
-    where: { auctionId, retracted: false },
-    orderBy: [{ field: 'amount', direction: 'desc' }],
-    ...(limit === undefined ? {} : { limit }),
-  })) as CatalogBidDoc[];
+const bidFactsOf = (bid: CatalogBidDoc) => ({
+  bidId: bid._id,
+  auctionId: bid.auctionId,
+  bidderId: bid.bidderId,
+  amount: bid.amount,
+  placedAt: bid.createdAt,
+  automatic: bid.automatic,
+});
 
-const factsOf = (auction: CatalogAuctionDoc, bids: readonly CatalogBidDoc[]): AuctionFacts => ({
+const factsOf = (
+  auction: CatalogAuctionDoc,
+  bids: readonly CatalogBidDoc[],
+  bidsNextCursor: string | null,
+): AuctionFacts => ({
   auctionId: auction._id,
   title: auction.title,
   description: auction.description,
@@ -64,14 +71,8 @@ const factsOf = (auction: CatalogAuctionDoc, bids: readonly CatalogBidDoc[]): Au
   buyNowPrice: auction.buyNowPrice ?? null,
   leadingBidId: auction.leadingBidId,
   boughtNow: auction.boughtNow ?? false,
-  bids: bids.map((bid) => ({
-    bidId: bid._id,
-    auctionId: bid.auctionId,
-    bidderId: bid.bidderId,
-    amount: bid.amount,
-    placedAt: bid.createdAt,
-    automatic: bid.automatic,
-  })),
+  bids: bids.map(bidFactsOf),
+  bidsNextCursor,
   bidCount: auction.bidCount,
   createdAt: auction.createdAt,
   winnerId: auction.winnerId,
@@ -79,16 +80,19 @@ const factsOf = (auction: CatalogAuctionDoc, bids: readonly CatalogBidDoc[]): Au
   revision: auction.revision,
 });
 
-/** Joins bids and users onto auctions, with one user lookup for all of them. */
+/** Joins the first page of bids and users onto auctions, with one user lookup for all of them. */
 const toAuctionViews = async (
   store: ReadStore,
   users: UserDirectory,
   imageUrl: ImageUrl,
   auctions: readonly CatalogAuctionDoc[],
-  bidsPerAuction?: number,
+  bidsPerAuction: number,
 ): Promise<AuctionView[]> => {
   const facts = await Promise.all(
-    auctions.map(async (a) => factsOf(a, await standingBids(store, a._id, bidsPerAuction))),
+    auctions.map(async (a) => {
+      const { docs, nextCursor } = await standingBidsPage(store, a._id, { limit: bidsPerAuction });
+      return factsOf(a, docs, nextCursor);
+    }),
   );
   const ids = new Set(facts.flatMap(usersOfAuction));
   const found = ids.size === 0 ? new Map<string, PublicUser>() : await users.lookup([...ids]);
@@ -133,8 +137,9 @@ const viewerOf = async (
 };
 
 /**
- * One auction with its standing bids (highest first), seller and winner; undefined if unknown.
- * With `viewerId`, also what only that signed-in user may see (`viewer`).
+ * One auction with the first page of its standing bids (highest first; `bidsNextCursor` names
+ * the rest, `auctionBidsPage`), seller and winner; undefined if unknown. With `viewerId`, also
+ * what only that signed-in user may see (`viewer`).
  */
 export const auctionDetail = async (
   store: ReadStore,
@@ -142,13 +147,42 @@ export const auctionDetail = async (
   auctionId: string,
   imageUrl: ImageUrl = storedImagePath,
   viewerId?: string,
+  bidsPerPage = BIDS_PAGE_SIZE,
 ): Promise<AuctionView | undefined> => {
   const auction = (await store.get(catalogAuctions.name, auctionId)) as
     CatalogAuctionDoc | undefined;
   if (!auction) return undefined;
-  const [view] = await toAuctionViews(store, users, imageUrl, [auction]);
+  const [view] = await toAuctionViews(store, users, imageUrl, [auction], bidsPerPage);
   if (view === undefined || viewerId === undefined) return view;
   return { ...view, viewer: await viewerOf(store, auction, viewerId) };
+};
+
+/**
+ * A page of an auction's standing bids, highest first (each page shown in the views' order),
+ * after the place a previous page's cursor (or a view's `bidsNextCursor`) names; undefined when
+ * the auction is unknown. Bids as every view shows them: no maximum.
+ */
+export const auctionBidsPage = async (
+  store: ReadStore,
+  users: UserDirectory,
+  auctionId: string,
+  page: PageRequest = {},
+): Promise<Page<BidView> | undefined> => {
+  const auction = (await store.get(catalogAuctions.name, auctionId)) as
+    CatalogAuctionDoc | undefined;
+  if (!auction) return undefined;
+  const { docs, nextCursor } = await standingBidsPage(store, auctionId, page);
+  const ids = [...new Set(docs.map((bid) => bid.bidderId))];
+  const found = ids.length === 0 ? new Map<string, PublicUser>() : await users.lookup(ids);
+  const ranked = standingOrder(docs.map(bidFactsOf), auction.leadingBidId, (bid) => ({
+    id: bid.bidId,
+    amount: bid.amount,
+    placedAt: bid.placedAt,
+  }));
+  return {
+    items: ranked.map((bid) => bidView(bid, found.get(bid.bidderId) ?? deletedUser(bid.bidderId))),
+    nextCursor,
+  };
 };
 
 /** Auctions by id as lists show them, in the order asked; ids the catalog does not know are left out. */

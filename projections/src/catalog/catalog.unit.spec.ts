@@ -83,6 +83,7 @@ describe('catalog projection: auctions', () => {
       leadingBidId: null,
       status: 'Live',
       bids: [],
+      bidsNextCursor: null,
       bidCount: 0,
       createdAt: iso(T0),
       winner: null,

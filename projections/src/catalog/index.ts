@@ -10,6 +10,7 @@ export {
 } from './catalog-projection';
 export {
   auctionDetail,
+  auctionBidsPage,
   auctionsByIds,
   liveAuctions,
   featuredAuctions,
@@ -22,4 +23,5 @@ export {
   type LiveAuctionFilters,
 } from './catalog-queries';
 export { priceView } from './price-view';
+export { bidPageOrder, bidsPageOf, standingBidsPage } from './bid-pages';
 export { type AuctionFacts, auctionView, usersOfAuction } from './auction-view';

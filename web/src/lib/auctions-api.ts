@@ -41,6 +41,11 @@ export const auctionsApi = {
     call('/auction/fetchSpecificAuction', z.object({ auctionDetails: AuctionView }), {
       query: { auctionId },
     }),
+  /** An auction's standing bids after a view's `bidsNextCursor` (or a page's), a page at a time. */
+  bids: (auctionId: string, page: PageQuery = {}) =>
+    call('/auction/bids', z.object({ bids: z.array(BidView), nextCursor: NextCursor }), {
+      query: { auctionId, ...page },
+    }),
   /** The logged-in user's own auctions, newest first, a page at a time. */
   mine: (page: PageQuery = {}) => call('/auction/getAuctions', Auctions, { query: { ...page } }),
   create: (form: FormData) =>

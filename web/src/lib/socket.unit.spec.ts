@@ -60,6 +60,7 @@ const auctionAt = (revision: number): AuctionView => ({
   leadingBidId: null,
   status: 'Live',
   bids: [],
+  bidsNextCursor: null,
   bidCount: 0,
   createdAt: AT,
   winner: null,

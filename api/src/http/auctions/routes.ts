@@ -13,6 +13,7 @@ import {
 } from '@auction/contracts';
 import { fold, initialState } from '@auction/engine';
 import {
+  auctionBidsPage,
   auctionDetail,
   categoriesPage,
   categoryById,
@@ -214,6 +215,18 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
     if (!auctionDetails) throw new DomainError(rejection('AUCTION_NOT_FOUND'));
     const [shown] = await withWatching(deps, req, [auctionDetails]);
     respond(res, 200, 'Auction Fetched', { auctionDetails: shown });
+  });
+
+  route(ops.auctionBids, async (_req, res, { query }) => {
+    const { auctionId, ...paging } = query();
+    const page = await auctionBidsPage(
+      deps.read,
+      deps.users,
+      auctionId,
+      pageRequest('bids', paging),
+    );
+    if (!page) throw new DomainError(rejection('AUCTION_NOT_FOUND'));
+    respond(res, 200, 'Bids Fetched', { bids: page.items, nextCursor: page.nextCursor });
   });
 
   route(ops.featured, async (req, res) => {

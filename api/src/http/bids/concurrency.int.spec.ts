@@ -1,6 +1,11 @@
-import { type AuctionView, auctionStream } from '@auction/contracts';
+import { auctionStream } from '@auction/contracts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type TestUser, signUpAndLogIn, createAuctionOverHttp } from '../../testing/fixtures';
+import {
+  type TestUser,
+  createAuctionOverHttp,
+  fetchEveryBid,
+  signUpAndLogIn,
+} from '../../testing/fixtures';
 import { type TestServer, startTestServer } from '../../testing/test-server';
 
 const BIDDERS = 50;
@@ -66,12 +71,11 @@ it('50 bidders at once: every accepted bid is kept, in one strictly rising order
     new Set(accepted.map(({ res }) => res.body.newBid._id as string)),
   );
 
-  const fetched = await server
-    .client()
-    .get(`/api/v1/auction/fetchSpecificAuction?auctionId=${auctionId}`);
-  const view = fetched.body.auctionDetails as AuctionView;
-  const byId = new Map(view.bids.map((bid) => [bid._id, bid]));
-  expect(view.bids).toHaveLength(accepted.length);
+  const { auction: view, bids } = await fetchEveryBid(server, auctionId);
+  const byId = new Map(bids.map((bid) => [bid._id, bid]));
+  expect(bids).toHaveLength(accepted.length);
+  expect(byId.size).toBe(accepted.length);
+  expect(view.bidCount).toBe(accepted.length);
   for (const { res } of accepted) expect(byId.get(res.body.newBid._id)).toEqual(res.body.newBid);
   const highest = Math.max(...accepted.map(({ bidAmount }) => bidAmount));
   expect(view.currentBid).toBe(highest);

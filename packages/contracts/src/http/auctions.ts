@@ -3,7 +3,7 @@ import { Dollars, MAX_CENTS, dollarsToCents } from '../money';
 import { Id } from '../ids';
 import { rules } from '../rules';
 import { IsoTime, toIsoTime } from '../time';
-import { AuctionView, CategoryView, NotificationView } from './views';
+import { AuctionView, BidView, CategoryView, NotificationView } from './views';
 import {
   DECIMALS,
   MAX_DOLLARS,
@@ -212,11 +212,21 @@ export const auctionOperations = operationTable({
   auctionDetail: {
     method: 'get',
     path: '/auction/fetchSpecificAuction',
-    summary: "An auction's detail with every standing bid",
+    summary:
+      "An auction's detail with the first page of its standing bids (bidsNextCursor: the rest)",
     auth: 'none',
     query: AuctionIdQuery,
     ok: 200,
     payload: { auctionDetails: AuctionView },
+  },
+  auctionBids: {
+    method: 'get',
+    path: '/auction/bids',
+    summary: "An auction's standing bids, highest first, a page at a time",
+    auth: 'none',
+    query: AuctionIdQuery.extend(pageFields),
+    ok: 200,
+    payload: { bids: z.array(BidView), nextCursor: NextCursor },
   },
   featured: {
     method: 'get',

@@ -3,6 +3,12 @@ import { z } from 'zod';
 /** The most any page holds. */
 export const MAX_PAGE_SIZE = 100;
 
+/**
+ * The standing bids an auction's detail and its realtime state carry (the first page of
+ * `GET /auction/bids`, which pages the rest).
+ */
+export const BIDS_PAGE_SIZE = 20;
+
 /** The longest cursor accepted (one of ours is a few hundred characters at most). */
 export const MAX_CURSOR_LENGTH = 1024;
 

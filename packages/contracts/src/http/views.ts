@@ -64,8 +64,14 @@ export const AuctionView = z.object({
     })
     .optional(),
   status: AuctionStatusView,
-  /** Standing bids, highest first. */
+  /**
+   * Standing bids, highest first: the first page of them (the detail and the realtime state carry
+   * `BIDS_PAGE_SIZE`, lists the top few); `GET /auction/bids` pages the rest from `bidsNextCursor`.
+   */
   bids: z.array(BidView),
+  /** The cursor of the standing bids after `bids` (null: `bids` holds them all). */
+  bidsNextCursor: z.string().nullable(),
+  /** How many bids stand, all pages together. */
   bidCount: z.number().int(),
   createdAt: z.string(),
   winner: PublicUser.nullable(),

@@ -18,9 +18,12 @@ const IMAGE_CHANGE = 'image';
 /**
  * The auction as one realtime event leaves it: how a client keeps a view it fetched (at its
  * `revision`) current from the room's events. Pure, so a replay gives the same view. The payload
- * carries the auction's state after the event (price, status, leader, reserve, Buy It Now), so
- * the client never decides anything itself; a property in the API checks that folding the
- * payloads gives, at every revision, the view the server would answer.
+ * carries the auction's state after the event (price, status, leader, reserve, Buy It Now, bid
+ * count), so the client never decides anything itself. `bids` may hold only the first pages of the
+ * standing bids: an event's bid is added (it ranks at the top) or removed, and `bidsNextCursor`
+ * stays where it was, so the pages after it bring the rest. A property in the API checks that
+ * folding the payloads gives, at every revision, the view the server would answer, and with the
+ * pages after the cursor every standing bid once.
  */
 export const applyAuctionEvent = (auction: AuctionView, event: AuctionSocketEvent): AuctionView => {
   const next: AuctionView = { ...auction, revision: event.revision, currentBid: event.currentBid };
@@ -63,8 +66,10 @@ export const applyAuctionEvent = (auction: AuctionView, event: AuctionSocketEven
       break;
     }
     case 'AuctionClosed': {
-      const winner = auction.bids.find((bid) => bid.bidder._id === event.winnerId)?.bidder ?? null;
-      next.winner = winner;
+      next.winner =
+        event.winner !== undefined
+          ? event.winner
+          : (auction.bids.find((bid) => bid.bidder._id === event.winnerId)?.bidder ?? null);
       next.finalPrice = event.finalPrice ?? null;
       next.boughtNow = event.boughtNow ?? false;
       break;
@@ -72,6 +77,7 @@ export const applyAuctionEvent = (auction: AuctionView, event: AuctionSocketEven
     default:
       break;
   }
+  if (event.bidCount !== undefined) next.bidCount = event.bidCount;
   // A bid or raise in the soft-close window moved the end: the countdown follows it.
   if (
     (event.type === 'BidPlaced' ||
@@ -86,4 +92,24 @@ export const applyAuctionEvent = (auction: AuctionView, event: AuctionSocketEven
     }
   }
   return next;
+};
+
+/**
+ * The auction with a further page of its standing bids (`GET /auction/bids` from its
+ * `bidsNextCursor`) merged in: a bid it holds already stays as it is (the room's events keep it
+ * current), one in `gone` (retracted since, by an event a lagging page has not seen) is left out,
+ * and the cursor moves to the page's.
+ */
+export const withBidsPage = (
+  auction: AuctionView,
+  page: { readonly bids: readonly BidView[]; readonly nextCursor: string | null },
+  gone: ReadonlySet<string> = new Set(),
+): AuctionView => {
+  const held = new Set(auction.bids.map((bid) => bid._id));
+  const added = page.bids.filter((bid) => !held.has(bid._id) && !gone.has(bid._id));
+  return {
+    ...auction,
+    bids: sortBids([...auction.bids, ...added], auction.leadingBidId),
+    bidsNextCursor: page.nextCursor,
+  };
 };

@@ -49,6 +49,7 @@ const auction: AuctionView = {
   leadingBidId: 'b1',
   status: 'Live',
   bids: [bid],
+  bidsNextCursor: null,
   bidCount: 1,
   createdAt: AT,
   winner: null,
@@ -104,12 +105,16 @@ describe('the server’s auction events', () => {
     expect(AuctionSocketEvent.safeParse(event).success).toBe(false);
   });
 
-  it('auction:state carries the whole auction at a revision', () => {
+  it('auction:state carries the auction at a revision, with the first page of its bids', () => {
     const state = { productId: 'a1', revision: 3, auction };
     expect(AuctionStateEvent.parse(state)).toEqual(state);
     expect(AuctionStateEvent.safeParse({ productId: 'a1', revision: 3 }).success).toBe(false);
     expect(
       AuctionStateEvent.safeParse({ ...state, auction: { ...auction, bids: undefined } }).success,
+    ).toBe(false);
+    expect(
+      AuctionStateEvent.safeParse({ ...state, auction: { ...auction, bidsNextCursor: undefined } })
+        .success,
     ).toBe(false);
   });
 });

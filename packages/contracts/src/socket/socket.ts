@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Id } from '../ids';
-import { AuctionStatusView, AuctionView, BidView } from '../http/views';
+import { AuctionStatusView, AuctionView, BidView, PublicUser } from '../http/views';
 
 /** Client → server: watch one auction; events after `afterRevision` are replayed first. */
 export const WatchAuction = z.object({
@@ -35,11 +35,15 @@ export const AuctionSocketEvent = z.object({
   /** What an auctionUpdated changed (dollars, ISO times, image `{url}`). */
   changes: z.record(z.string(), z.unknown()).optional(),
   winnerId: z.string().nullable().optional(),
+  /** AuctionClosed: the winner as views show them (their bid may be on a page not loaded). */
+  winner: PublicUser.nullable().optional(),
   finalPrice: z.number().nullable().optional(),
   /** The auction after the event: the leading bid, the reserve's state, Buy It Now on offer. */
   leadingBidId: z.string().nullable().optional(),
   reserve: z.enum(['none', 'not-met', 'met']).optional(),
   buyNowPrice: z.number().nullable().optional(),
+  /** How many bids stand after the event (a watcher holds only some of them). */
+  bidCount: z.number().int().optional(),
   /** AuctionClosed: sold at the Buy It Now price. */
   boughtNow: z.boolean().optional(),
   at: z.string(),
@@ -49,7 +53,9 @@ export type AuctionSocketEvent = z.infer<typeof AuctionSocketEvent>;
 /**
  * Server → one watcher: the auction as it stands at `revision`, sent instead of a replay to a
  * watch from further behind than the server's replay buffer. The auction events after `revision`
- * follow; the client replaces its copy of the auction with `auction` and goes on from there.
+ * follow; the client replaces its copy of the auction with `auction` and goes on from there. Like
+ * the detail, `auction.bids` is the first page of the standing bids: its size does not grow with
+ * the auction's history, and `GET /auction/bids` pages the rest from `auction.bidsNextCursor`.
  */
 export const AuctionStateEvent = z.object({
   productId: z.string(),

@@ -120,7 +120,7 @@ const Outcome = ({ auction }: { auction: AuctionView }) => {
   if (auction.status === 'Expired')
     return (
       <p className="outcome outcome-expired" role="status">
-        {auction.reserve === 'not-met' && auction.bids.length > 0
+        {auction.reserve === 'not-met' && auction.bidCount > 0
           ? 'This auction ended without a sale: no bid reached the reserve price.'
           : 'This auction has expired without a winning bid.'}
       </p>
@@ -132,6 +132,23 @@ const Outcome = ({ auction }: { auction: AuctionView }) => {
       </p>
     );
   return null;
+};
+
+/** The standing bids after those shown, a page at a time, on request. */
+const MoreBids = ({ auction }: { auction: AuctionView }) => {
+  const loading = useLiveAuction((s) => s.loadingBids);
+  const loadMoreBids = useLiveAuction((s) => s.loadMoreBids);
+  if (auction.bidsNextCursor === null) return null;
+  const more = auction.bidCount - auction.bids.length;
+  const showMore = () =>
+    void loadMoreBids().catch(() => notify.error('Cannot load more bids. Please try again.'));
+  return (
+    <div className="load-more">
+      <button type="button" className="btn btn-ghost" disabled={loading} onClick={showMore}>
+        {loading ? 'Loading…' : more > 0 ? `Show more bids (${more} more)` : 'Show more bids'}
+      </button>
+    </div>
+  );
 };
 
 /** Spec §2 auction detail, kept live by the socket through `useLiveAuction`. */
@@ -217,7 +234,10 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
   const isSeller = userId !== null && userId === auction.seller._id;
   const topBid =
     auction.bids.find((bid) => bid._id === auction.leadingBidId) ?? auction.bids[0] ?? null;
-  const hasStandingBid = userId !== null && auction.bids.some((b) => b.bidder._id === userId);
+  // The own bid may be on a page not loaded: the detail names it for its bidder (`viewer`).
+  const hasStandingBid =
+    userId !== null &&
+    ((auction.viewer?.bidId ?? null) !== null || auction.bids.some((b) => b.bidder._id === userId));
   const leading = userId !== null && topBid?.bidder._id === userId;
   // The viewer's own secret maximum (only they are sent it), when it is above their bid.
   const myMaximum = auction.viewer?.maxBid ?? null;
@@ -231,11 +251,9 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
   // The smallest raise follows the published increment table, as the server's check does.
   const nextMin = centsToDollars(minimumRaise(dollarsToCents(auction.currentBid)));
   const increment = centsToDollars(incrementAt(dollarsToCents(auction.currentBid)));
-  const placeMin = auction.bids.length > 0 ? nextMin : auction.startingPrice;
+  const placeMin = auction.bidCount > 0 ? nextMin : auction.startingPrice;
   const incrementNote =
-    auction.bids.length > 0
-      ? ` Bids go up by at least ${formatMoney(increment)} at this price.`
-      : '';
+    auction.bidCount > 0 ? ` Bids go up by at least ${formatMoney(increment)} at this price.` : '';
   const latestNew = auction.bids.find((bid) => highlighted.has(bid._id));
 
   const closeDialog = useCallback(() => setDialog(null), []);
@@ -429,7 +447,7 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
                 <p className="price-note">No Bid Placed Yet!</p>
               )}
               <p className="price-note">
-                {auction.bids.length} {cancelled ? 'bids were placed' : 'bids are live'}
+                {auction.bidCount} {cancelled ? 'bids were placed' : 'bids are live'}
               </p>
             </section>
             <section className="price-card price-card-current" aria-labelledby="current-bid-label">
@@ -570,6 +588,7 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
           onEdit={startEdit}
           onDelete={startDelete}
         />
+        <MoreBids auction={auction} />
       </section>
 
       {dialog?.kind === 'place' && (

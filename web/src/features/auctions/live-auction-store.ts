@@ -2,7 +2,9 @@ import {
   type AuctionSocketEvent,
   type AuctionView,
   type BidView,
+  MAX_PAGE_SIZE,
   applyAuctionEvent,
+  withBidsPage,
 } from '@auction/contracts';
 import { create } from 'zustand';
 import { ApiError } from '../../lib/api-client';
@@ -20,6 +22,13 @@ interface LiveAuctionState {
   load: LoadState;
   /** Bid ids highlighted because they just arrived. */
   highlighted: ReadonlySet<string>;
+  /** A further page of bids is on its way. */
+  loadingBids: boolean;
+  /**
+   * Adds the standing bids after those shown (from `bidsNextCursor`, `limit` of them); rejects
+   * when the page cannot be fetched. A view that replaced the shown one meanwhile drops the page.
+   */
+  loadMoreBids: (limit?: number) => Promise<void>;
   open: (auctionId: string) => () => void;
   /** Refetches and keeps whichever of the fetched view and the live one is newer. */
   refresh: () => Promise<void>;
@@ -46,6 +55,8 @@ export interface OwnBid {
 }
 
 const highlightTimers = new Map<string, ReturnType<typeof setTimeout>>();
+/** Bids retracted since the auction was opened: a page read from a lagging catalog may list them. */
+let gone = new Set<string>();
 
 /** The auction on screen: fetched once, then kept current by the socket, revision by revision. */
 export const useLiveAuction = create<LiveAuctionState>()((set, get) => {
@@ -87,6 +98,21 @@ export const useLiveAuction = create<LiveAuctionState>()((set, get) => {
     if (previous)
       for (const bid of view.bids)
         if (!previous.bids.some((known) => known._id === bid._id)) highlight(bid._id);
+    // The new view holds a first page: as many bids as were shown come back in one more page.
+    const shown = previous?.bids.length ?? 0;
+    if (shown > view.bids.length)
+      void get()
+        .loadMoreBids(Math.min(MAX_PAGE_SIZE, shown - view.bids.length))
+        .catch(() => undefined);
+  };
+
+  /** The leader's bid on screen, when an event made an unshown bid the leader (a retraction). */
+  const showLeader = () => {
+    const auction = get().auction;
+    if (auction?.leadingBidId && !auction.bids.some((bid) => bid._id === auction.leadingBidId))
+      void get()
+        .loadMoreBids()
+        .catch(() => undefined);
   };
 
   return {
@@ -94,8 +120,16 @@ export const useLiveAuction = create<LiveAuctionState>()((set, get) => {
     auction: null,
     load: 'idle',
     highlighted: new Set(),
+    loadingBids: false,
     open: (auctionId) => {
-      set({ auctionId, auction: null, load: 'loading', highlighted: new Set() });
+      gone = new Set();
+      set({
+        auctionId,
+        auction: null,
+        load: 'loading',
+        highlighted: new Set(),
+        loadingBids: false,
+      });
       let stop: (() => void) | null = null;
       let closed = false;
       fetchView(auctionId).then(
@@ -129,8 +163,27 @@ export const useLiveAuction = create<LiveAuctionState>()((set, get) => {
     apply: (event) => {
       const { auction } = get();
       if (!auction || auction._id !== event.productId || event.revision <= auction.revision) return;
+      if (event.type === 'BidRetracted' && event.bid) gone.add(event.bid._id);
       set({ auction: applyAuctionEvent(auction, event) });
       if (event.type === 'BidPlaced' && event.bid) highlight(event.bid._id);
+      showLeader();
+    },
+    loadMoreBids: async (limit) => {
+      const { auction, loadingBids } = get();
+      const cursor = auction?.bidsNextCursor ?? null;
+      if (!auction || loadingBids || cursor === null) return;
+      set({ loadingBids: true });
+      try {
+        const page = await auctionsApi.bids(auction._id, {
+          cursor,
+          ...(limit === undefined ? {} : { limit }),
+        });
+        const current = get().auction;
+        if (current?._id !== auction._id || current.bidsNextCursor !== cursor) return;
+        set({ auction: withBidsPage(current, page, gone) });
+      } finally {
+        set({ loadingBids: false });
+      }
     },
     noteOwnMaximum: (auctionId, bidId, maxBid) => {
       const shown = get().auction;

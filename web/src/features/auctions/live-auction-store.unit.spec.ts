@@ -1,5 +1,6 @@
 import type { AuctionView, BidView } from '@auction/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type ApiRequest, apiStandInPerTest, ok, refused } from '../../testing/api-stand-in';
 
 // The real socket module over a fake socket.io client: the test delivers the server's events.
 const fake = vi.hoisted(() => {
@@ -15,10 +16,9 @@ const fake = vi.hoisted(() => {
     disconnect: () => socket,
     removeAllListeners: () => socket,
   };
-  return { handlers, socket, detail: vi.fn() };
+  return { handlers, socket };
 });
 vi.mock('socket.io-client', () => ({ io: () => fake.socket }));
-vi.mock('../../lib/auctions-api', () => ({ auctionsApi: { detail: fake.detail } }));
 
 const { useLiveAuction } = await import('./live-auction-store');
 
@@ -47,6 +47,7 @@ const view = (revision: number, bids: BidView[]): AuctionView => ({
   extended: false,
   status: 'Live',
   bids,
+  bidsNextCursor: null,
   bidCount: bids.length,
   createdAt: new Date(0).toISOString(),
   winner: null,
@@ -69,8 +70,24 @@ const broadcast = (revision: number, placed: BidView) =>
     at: placed.createdAt,
   });
 
+const api = apiStandInPerTest();
+/** What the detail route answers next, in order. */
+let details: AuctionView[] = [];
+/** What `GET /auction/bids` answers for each cursor. */
+let bidPages: Map<string, { bids: BidView[]; nextCursor: string | null }>;
+const answer = (request: ApiRequest) => {
+  if (request.path === '/auction/fetchSpecificAuction') {
+    const next = details.shift();
+    return next ? ok({ auctionDetails: next }) : refused(404, 'Auction not found');
+  }
+  const page = bidPages.get(request.query.get('cursor') ?? '');
+  if (request.path === '/auction/bids' && page) return ok(page);
+  return refused(400, 'cursor must be the nextCursor of an earlier page of this list');
+};
+const requested = (path: string) => api().requests.filter((request) => request.path === path);
+
 const opened = async (initial: AuctionView) => {
-  fake.detail.mockResolvedValueOnce({ auctionDetails: initial });
+  details.push(initial);
   const close = useLiveAuction.getState().open(AUCTION);
   await vi.waitFor(() =>
     expect(useLiveAuction.getState().auction?.revision).toBe(initial.revision),
@@ -89,7 +106,9 @@ const shown = () => {
 let close: () => void = () => undefined;
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-  fake.detail.mockReset();
+  details = [];
+  bidPages = new Map();
+  api().answer = answer;
 });
 afterEach(() => {
   close();
@@ -110,7 +129,7 @@ describe('the own bid and its broadcast', () => {
     expect(shown()).toEqual({ revision: 4, bids: ['mine', 'b1'], count: 2 });
     broadcast(5, bid('b2', 22));
     expect(shown()).toEqual({ revision: 5, bids: ['b2', 'mine', 'b1'], count: 3 });
-    expect(fake.detail).toHaveBeenCalledTimes(1);
+    expect(requested('/auction/fetchSpecificAuction')).toHaveLength(1);
   });
 
   it('ignores the answer when the broadcast came first', async () => {
@@ -127,11 +146,11 @@ describe('the own bid and its broadcast', () => {
     close = await opened(view(3, [bid('b1', 20)]));
     const other = bid('b2', 21);
     const own = bid('mine', 22);
-    fake.detail.mockResolvedValueOnce({ auctionDetails: view(5, [own, other, bid('b1', 20)]) });
+    details.push(view(5, [own, other, bid('b1', 20)]));
     await useLiveAuction
       .getState()
       .applyOwnBid(AUCTION, { newBid: own, currentBid: 22, revision: 5 });
-    expect(fake.detail).toHaveBeenCalledTimes(2);
+    expect(requested('/auction/fetchSpecificAuction')).toHaveLength(2);
     expect(shown()).toEqual({ revision: 5, bids: ['mine', 'b2', 'b1'], count: 3 });
 
     // The late broadcasts of revisions 4 and 5 change nothing; 6 applies.
@@ -287,5 +306,86 @@ describe('proxy bids on screen', () => {
       revision: 9,
       viewer: { bidId: 'mine', maxBid: 75 },
     });
+  });
+});
+
+describe('the bids after the first page', () => {
+  /** A first page of two bids, the cursor `c1` naming the rest. */
+  const paged = (revision: number, bids: BidView[], count: number): AuctionView => ({
+    ...view(revision, bids),
+    bidsNextCursor: 'c1',
+    bidCount: count,
+  });
+  /** The server's `bidRetracted`: `gone` retracted, `leadingBidId` leads, `bidCount` stand. */
+  const retracted = (revision: number, gone: BidView, leadingBidId: string, bidCount: number) =>
+    fake.handlers.get('bidRetracted')?.({
+      productId: AUCTION,
+      revision,
+      type: 'BidRetracted',
+      bid: gone,
+      currentBid: 0,
+      leadingBidId,
+      bidCount,
+      status: 'Live',
+      at: new Date().toISOString(),
+    });
+
+  it('come a page at a time from the cursor, each once, until there are no more', async () => {
+    close = await opened(paged(3, [bid('b5', 50), bid('b4', 40)], 5));
+    bidPages.set('c1', { bids: [bid('b3', 30), bid('b2', 20)], nextCursor: 'c2' });
+    bidPages.set('c2', { bids: [bid('b1', 10)], nextCursor: null });
+    await useLiveAuction.getState().loadMoreBids();
+    expect(shown()).toEqual({ revision: 3, bids: ['b5', 'b4', 'b3', 'b2'], count: 5 });
+    await useLiveAuction.getState().loadMoreBids();
+    expect(shown().bids).toEqual(['b5', 'b4', 'b3', 'b2', 'b1']);
+    expect(useLiveAuction.getState().auction?.bidsNextCursor).toBeNull();
+    await useLiveAuction.getState().loadMoreBids();
+    expect(requested('/auction/bids').map((request) => request.query.get('cursor'))).toEqual([
+      'c1',
+      'c2',
+    ]);
+  });
+
+  it('leave out a bid shown already and one retracted since, and count from the events', async () => {
+    close = await opened(paged(3, [bid('b5', 50), bid('b4', 40)], 5));
+    broadcast(4, bid('b6', 60));
+    retracted(5, bid('b3', 30), 'b6', 5);
+    expect(shown()).toEqual({ revision: 5, bids: ['b6', 'b5', 'b4'], count: 5 });
+    // A page from a catalog that has not applied the retraction yet.
+    bidPages.set('c1', { bids: [bid('b4', 40), bid('b3', 30), bid('b2', 20)], nextCursor: null });
+    await useLiveAuction.getState().loadMoreBids();
+    expect(shown().bids).toEqual(['b6', 'b5', 'b4', 'b2']);
+  });
+
+  it('drop a page that arrives after a newer view replaced the one it follows', async () => {
+    close = await opened(paged(3, [bid('b5', 50), bid('b4', 40)], 5));
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    api().answer = async (request) => {
+      if (request.path === '/auction/bids') await held;
+      return answer(request);
+    };
+    bidPages.set('c1', { bids: [bid('b3', 30)], nextCursor: null });
+    const loading = useLiveAuction.getState().loadMoreBids();
+    await vi.waitFor(() => expect(requested('/auction/bids')).toHaveLength(1));
+    fake.handlers.get('auction:state')?.({
+      productId: AUCTION,
+      revision: 400,
+      auction: { ...paged(400, [bid('b9', 90), bid('b5', 50)], 6), bidsNextCursor: 'c9' },
+    });
+    release();
+    await loading;
+    expect(shown()).toEqual({ revision: 400, bids: ['b9', 'b5'], count: 6 });
+    expect(useLiveAuction.getState().auction?.bidsNextCursor).toBe('c9');
+  });
+
+  it('load the next page when a retraction makes a bid not shown the leader', async () => {
+    close = await opened(paged(3, [bid('b5', 50), bid('b4', 40)], 5));
+    bidPages.set('c1', { bids: [bid('b3', 30), bid('b2', 20)], nextCursor: 'c2' });
+    retracted(4, bid('b5', 50), 'b4', 4);
+    expect(requested('/auction/bids')).toHaveLength(0);
+    retracted(5, bid('b4', 40), 'b3', 3);
+    await vi.waitFor(() => expect(shown().bids).toEqual(['b3', 'b2']));
+    expect(useLiveAuction.getState().auction?.leadingBidId).toBe('b3');
   });
 });
