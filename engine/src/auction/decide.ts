@@ -11,6 +11,7 @@ import {
   type PlaceBid,
   type RetractBid,
   bidTooLow,
+  buyNowPriceChanged,
   isoToMs,
   minimumRaise,
   rejection,
@@ -220,8 +221,9 @@ const cancel = ({ data, metadata }: CancelAuction, state: AuctionState, now: str
   });
 };
 
+/** Why a bid, raise, retraction or purchase cannot be made now; null: it may. */
 const biddingProblem = (state: AuctionState, now: string): ErrorCode | null => {
-  if (state.status !== 'Live') return 'AUCTION_NOT_LIVE';
+  if (state.status !== 'Live') return state.boughtNow ? 'AUCTION_BOUGHT_NOW' : 'AUCTION_NOT_LIVE';
   if (ended(state, now)) return 'AUCTION_ENDED';
   return null;
 };
@@ -337,10 +339,7 @@ const buyNow = ({ data, metadata }: BuyNow, state: AuctionState, now: string): D
   if (metadata.actorId === state.sellerId) return refuse('OWN_AUCTION');
   if (state.buyNowPrice === null || !buyNowOpen(state)) return refuse('BUY_NOW_UNAVAILABLE');
   if (data.price !== state.buyNowPrice)
-    return {
-      ok: false,
-      rejection: rejection('BUY_NOW_PRICE_CHANGED', { price: state.buyNowPrice }),
-    };
+    return { ok: false, rejection: buyNowPriceChanged(state.buyNowPrice) };
   if (state.bids.has(data.bidId)) return refuse('BID_ALREADY_EXISTS');
   // The purchase is a bid at the price, and the sale to it, at once: no automatic bid answers it.
   return accept(

@@ -345,10 +345,18 @@ describe('Buy It Now', () => {
   });
 
   it('refuses a price other than the one on offer, naming it', () => {
-    spec
+    const refused = spec
       .given([created({ buyNowPrice: 80_000 })])
       .when(buy('bob', 70_000))
-      .thenRejects('BUY_NOW_PRICE_CHANGED', { price: 80_000 });
+      .decision();
+    expect(refused).toEqual({
+      ok: false,
+      rejection: {
+        code: 'BUY_NOW_PRICE_CHANGED',
+        message: 'The Buy It Now price has changed to $800.00',
+        details: { price: 80_000 },
+      },
+    });
   });
 
   it('refuses the seller', () => {
@@ -356,5 +364,47 @@ describe('Buy It Now', () => {
       .given([created({ buyNowPrice: 80_000 })])
       .when(buy('seller'))
       .thenRejects('OWN_AUCTION');
+  });
+
+  it('tells whoever comes after the sale that it sold with Buy It Now', () => {
+    const sale = [
+      created({ buyNowPrice: 80_000 }),
+      placed('carol', 'b0', 80_000),
+      event('AuctionClosed', {
+        outcome: 'Sold',
+        winnerId: 'carol',
+        winningBidId: 'b0',
+        finalPrice: 80_000,
+        boughtNow: true,
+      }),
+    ];
+    spec.given(sale).when(buy()).thenRejects('AUCTION_BOUGHT_NOW');
+    spec
+      .given(sale)
+      .when(command('PlaceBid', 'bob', { bidId: 'b1', amount: 90_000 }))
+      .thenRejects('AUCTION_BOUGHT_NOW');
+    spec
+      .given(sale)
+      .when(command('EditBid', 'carol', { bidId: 'b0', amount: 90_000 }))
+      .thenRejects('AUCTION_BOUGHT_NOW');
+    spec
+      .given(sale)
+      .when(command('RetractBid', 'carol', { bidId: 'b0' }))
+      .thenRejects('AUCTION_BOUGHT_NOW');
+  });
+
+  it('an auction sold to its highest bid at the end is no longer live, not bought', () => {
+    spec
+      .given([
+        created(),
+        placed('alice', 'b1', 10_000),
+        event(
+          'AuctionClosed',
+          { outcome: 'Sold', winnerId: 'alice', winningBidId: 'b1', finalPrice: 10_000 },
+          END,
+        ),
+      ])
+      .when(command('PlaceBid', 'bob', { bidId: 'b2', amount: 20_000 }, END))
+      .thenRejects('AUCTION_NOT_LIVE');
   });
 });

@@ -36,6 +36,7 @@ export {
   errorCodes,
   rejection,
   bidTooLow,
+  buyNowPriceChanged,
   httpStatusOf,
   DomainError,
   type ErrorCode,

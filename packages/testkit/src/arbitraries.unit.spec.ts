@@ -153,6 +153,7 @@ describe('timelineArbitrary', () => {
       'BID_NOT_FOUND',
       'BID_ALREADY_EXISTS',
       'NOT_BID_OWNER',
+      'AUCTION_BOUGHT_NOW',
     ];
     for (const code of reached) expect(outcomes.get(code), code).toBeGreaterThan(0);
     for (const type of ['PlaceBid', 'EditBid', 'RetractBid', 'EditAuction', 'CancelAuction']) {

@@ -47,6 +47,8 @@ interface Auction {
   softClose: { windowMs: number; extensionMs: number } | null;
   reservePrice: number | null;
   buyNowPrice: number | null;
+  /** Sold to a Buy It Now buyer: later bids, raises and purchases hear so. */
+  boughtNow: boolean;
 }
 
 /** A bid with the moment its maximum was set (on equal maxima the earlier one leads). */
@@ -89,6 +91,10 @@ export const createModel = (): ReferenceModel => {
     maxima += 1;
     bid.maxSetAt = maxima;
   };
+
+  /** Why a bid, raise, retraction or purchase is refused once the auction is not live. */
+  const notLive = (a: Auction): ErrorCode =>
+    a.boughtNow ? 'AUCTION_BOUGHT_NOW' : 'AUCTION_NOT_LIVE';
 
   /**
    * Brings the leader to the price the proxy rules give it. That is an automatic bid when the price
@@ -169,6 +175,7 @@ export const createModel = (): ReferenceModel => {
         softClose: command.data.softClose ?? null,
         reservePrice,
         buyNowPrice,
+        boughtNow: false,
       };
       return accepted;
     }
@@ -179,7 +186,7 @@ export const createModel = (): ReferenceModel => {
     switch (command.type) {
       case 'PlaceBid': {
         const { bidId, amount, maxAmount } = command.data;
-        if (a.status !== 'Live') return refused('AUCTION_NOT_LIVE');
+        if (a.status !== 'Live') return refused(notLive(a));
         if (hasEnded(a, now)) return refused('AUCTION_ENDED');
         if (actor === a.sellerId) return refused('OWN_AUCTION');
         if (findBid(bidId) !== undefined) return refused('BID_ALREADY_EXISTS');
@@ -205,7 +212,7 @@ export const createModel = (): ReferenceModel => {
 
       case 'BuyNow': {
         const { bidId, price } = command.data;
-        if (a.status !== 'Live') return refused('AUCTION_NOT_LIVE');
+        if (a.status !== 'Live') return refused(notLive(a));
         if (hasEnded(a, now)) return refused('AUCTION_ENDED');
         if (actor === a.sellerId) return refused('OWN_AUCTION');
         if (!buyNowOpen(a)) return refused('BUY_NOW_UNAVAILABLE');
@@ -222,12 +229,13 @@ export const createModel = (): ReferenceModel => {
         setMaximum(bid, price);
         bids.push(bid);
         a.status = 'Sold';
+        a.boughtNow = true;
         return accepted;
       }
 
       case 'EditBid': {
         const { bidId, amount, maxAmount } = command.data;
-        if (a.status !== 'Live') return refused('AUCTION_NOT_LIVE');
+        if (a.status !== 'Live') return refused(notLive(a));
         if (hasEnded(a, now)) return refused('AUCTION_ENDED');
         const bid = findBid(bidId);
         if (bid === undefined || bid.retracted) return refused('BID_NOT_FOUND');
@@ -257,7 +265,7 @@ export const createModel = (): ReferenceModel => {
       }
 
       case 'RetractBid': {
-        if (a.status !== 'Live') return refused('AUCTION_NOT_LIVE');
+        if (a.status !== 'Live') return refused(notLive(a));
         if (hasEnded(a, now)) return refused('AUCTION_ENDED');
         const bid = findBid(command.data.bidId);
         if (bid === undefined || bid.retracted) return refused('BID_NOT_FOUND');

@@ -18,7 +18,7 @@ const metadata = (actorId: string, time: string) => {
 const auctionId = 'auction-1';
 
 const create = (
-  data: { startingPrice?: number; endsAt?: string } = {},
+  data: { startingPrice?: number; endsAt?: string; buyNowPrice?: number } = {},
   actor = 'seller',
   time = at(0),
 ): AuctionCommand => ({
@@ -31,6 +31,7 @@ const create = (
     startingPrice: data.startingPrice ?? 10_000,
     endsAt: data.endsAt ?? END,
     image: null,
+    ...(data.buyNowPrice === undefined ? {} : { buyNowPrice: data.buyNowPrice }),
   },
   metadata: metadata(actor, time),
 });
@@ -66,6 +67,11 @@ const cancel = (actor = 'seller', time = at(2)): AuctionCommand => ({
 const close = (time = END, actor = 'system'): AuctionCommand => ({
   type: 'CloseAuction',
   data: { auctionId },
+  metadata: metadata(actor, time),
+});
+const buyNow = (actor: string, bidId: string, price: number, time = at(1)): AuctionCommand => ({
+  type: 'BuyNow',
+  data: { auctionId, bidId, price },
   metadata: metadata(actor, time),
 });
 
@@ -206,6 +212,21 @@ describe('reference model', () => {
       given(...history)
         .when(place('alice', 'b2', 20_100))
         .thenRejects('BID_TOO_LOW');
+    });
+
+    it('answers a bid after a Buy It Now sale with AUCTION_BOUGHT_NOW', () => {
+      given(create({ buyNowPrice: 50_000 }), buyNow('bob', 'b0', 50_000))
+        .when(place('alice', 'b1', 60_000, at(2)))
+        .thenRejects('AUCTION_BOUGHT_NOW');
+      given(create({ buyNowPrice: 50_000 }), buyNow('bob', 'b0', 50_000))
+        .when(buyNow('alice', 'b1', 50_000, at(2)))
+        .thenRejects('AUCTION_BOUGHT_NOW');
+      given(create({ buyNowPrice: 50_000 }), buyNow('bob', 'b0', 50_000))
+        .when(editBid('bob', 'b0', 60_000))
+        .thenRejects('AUCTION_BOUGHT_NOW');
+      given(create({ buyNowPrice: 50_000 }), buyNow('bob', 'b0', 50_000))
+        .when(retract('bob', 'b0'))
+        .thenRejects('AUCTION_BOUGHT_NOW');
     });
 
     it('goes back to the starting price once every bid is retracted', () => {

@@ -198,8 +198,9 @@ describe('Buy It Now', () => {
       json: { productId: auctionId, price: 240 },
     });
     expect(changed.status).toBe(409);
-    expect(changed.body).toMatchObject({
-      message: 'The Buy It Now price has changed; please check it and try again',
+    expect(changed.body).toEqual({
+      success: false,
+      message: 'The Buy It Now price has changed to $250.00',
     });
 
     const bought = await bob.client.post('/api/v1/bid/buyNow', {
@@ -218,6 +219,37 @@ describe('Buy It Now', () => {
       json: { productId: auctionId, price: 250 },
     });
     expect(again.status).toBe(409);
+  });
+
+  it('tells the buyer who loses the race, and every bid after it, that it sold with Buy It Now', async () => {
+    const auctionId = await createAuctionOverHttp(seller.client, {
+      startingPrice: 100,
+      reservePrice: 300,
+      buyNowPrice: 500,
+    });
+    const standing = await bid(alice, auctionId, 120);
+    const race = await Promise.all(
+      [alice, bob].map((buyer) =>
+        buyer.client.post('/api/v1/bid/buyNow', { json: { productId: auctionId, price: 500 } }),
+      ),
+    );
+    expect(race.map((res) => res.status).sort()).toEqual([201, 409]);
+    const soldWithBuyNow = { success: false, message: 'This auction was sold with Buy It Now' };
+    expect(race.find((res) => res.status === 409)?.body).toEqual(soldWithBuyNow);
+
+    const after = [
+      await bob.client.post('/api/v1/bid/placeBid', {
+        json: { productId: auctionId, bidAmount: 600 },
+      }),
+      await alice.client.put(`/api/v1/bid/editBid/${standing.newBid._id}`, {
+        json: { bidAmount: 600 },
+      }),
+      await alice.client.delete(`/api/v1/bid/deleteBid/${standing.newBid._id}`),
+    ];
+    for (const res of after) {
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual(soldWithBuyNow);
+    }
   });
 
   it('disappears with the first bid when there is no reserve', async () => {
