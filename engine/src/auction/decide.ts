@@ -12,6 +12,7 @@ import {
   type RetractBid,
   bidTooLow,
   buyNowPriceChanged,
+  defaultIncrementRule,
   isoToMs,
   minimumRaise,
   rejection,
@@ -148,6 +149,7 @@ const create = ({ data, metadata }: CreateAuction, state: AuctionState, now: str
       startingPrice: data.startingPrice,
       endsAt: data.endsAt,
       image: data.image,
+      increments: data.increments ?? defaultIncrementRule,
       ...(data.softClose ? { softClose: data.softClose } : {}),
       ...(data.reservePrice === undefined ? {} : { reservePrice: data.reservePrice }),
       ...(data.buyNowPrice === undefined ? {} : { buyNowPrice: data.buyNowPrice }),
@@ -234,7 +236,9 @@ const placeBid = ({ data, metadata }: PlaceBid, state: AuctionState, now: string
   if (metadata.actorId === state.sellerId) return refuse('OWN_AUCTION');
   if (state.bids.has(data.bidId)) return refuse('BID_ALREADY_EXISTS');
   const minimum =
-    state.leadingBidId === null ? state.startingPrice : minimumRaise(state.currentBid);
+    state.leadingBidId === null
+      ? state.startingPrice
+      : minimumRaise(state.currentBid, state.increments);
   if (data.amount < minimum) return { ok: false, rejection: bidTooLow(minimum) };
   if (data.maxAmount !== undefined && data.maxAmount < data.amount)
     return refuse('MAXIMUM_BELOW_BID');
@@ -263,7 +267,7 @@ const editBid = ({ data, metadata }: EditBid, state: AuctionState, now: string):
   const { amount, maxAmount } = data;
   if (amount === undefined && maxAmount === undefined) return refuse('BID_UNCHANGED');
   const leads = state.leadingBidId === bid.bidId;
-  const minimum = leads ? bid.amount + 1 : minimumRaise(state.currentBid);
+  const minimum = leads ? bid.amount + 1 : minimumRaise(state.currentBid, state.increments);
   if (amount !== undefined && amount < minimum) return { ok: false, rejection: bidTooLow(minimum) };
   if (maxAmount !== undefined) {
     if (maxAmount < (amount ?? bid.amount)) return refuse('MAXIMUM_BELOW_BID');

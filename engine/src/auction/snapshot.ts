@@ -38,7 +38,7 @@ export const isSnapshotStore = (value: unknown): value is SnapshotStore =>
  * Bump when the payload's layout or the fold's meaning changes (including the helpers `evolve`
  * calls, whose text the fingerprint below does not cover).
  */
-const FORMAT = 3;
+const FORMAT = 4;
 
 /**
  * What the snapshot's meaning depends on: its layout, the fold (`evolve`), what the dedup record

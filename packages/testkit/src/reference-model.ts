@@ -1,5 +1,5 @@
 import { incrementAt, rules } from '@auction/contracts';
-import type { AuctionCommand, ErrorCode } from '@auction/contracts';
+import type { AuctionCommand, ErrorCode, IncrementRule } from '@auction/contracts';
 
 /** Where the modelled auction stands; `None` until a CreateAuction is accepted. */
 export type ModelStatus = 'None' | 'Live' | 'Sold' | 'Expired' | 'Cancelled';
@@ -23,6 +23,8 @@ export interface ModelView {
   finalPrice: number | null;
   endsAt: string | null;
   startingPrice: number;
+  /** How much each bid must beat the current price by. */
+  increments: IncrementRule | null;
   reservePrice: number | null;
   buyNowPrice: number | null;
   /** Sorted by bidId. */
@@ -43,6 +45,7 @@ interface Auction {
   status: Exclude<ModelStatus, 'None'>;
   startingPrice: number;
   endsAt: string;
+  increments: IncrementRule;
   /** Soft close: a bid this close to the end pushes the end to the bid's time plus `extensionMs`. */
   softClose: { windowMs: number; extensionMs: number } | null;
   reservePrice: number | null;
@@ -61,14 +64,19 @@ const refused = (code: ErrorCode): ModelOutcome => ({ accepted: false, code });
 
 const ms = (iso: string): number => Date.parse(iso);
 
+/** The least a bid must beat `price` by: one dollar, or the published table's step at that price. */
+const step = (rule: IncrementRule, price: number): number =>
+  rule === 'one-dollar' ? 100 : incrementAt(price, 'table');
+
 /**
  * A deliberately naive model of the bidding rules, written from the rules' text alone: it keeps
  * a plain list of bids and rescans it for every question, so it can be checked by reading.
  *
- * Proxy bidding as the model reads it: the standing bids ranked by maximum (earlier first on
- * equal maxima); the first of them leads, at the least that beats the second's maximum by one
- * increment, but never more than its own maximum, never less than it already stands at, and at
- * least the reserve when its maximum reaches the reserve.
+ * Increments as the model reads them: a later bid beats the current price by $1, or, when the
+ * seller chose the table, by the table's step at that price. Proxy bidding: the standing bids
+ * ranked by maximum (earlier first on equal maxima); the first of them leads, at the least that
+ * beats the second's maximum by one such step, but never more than its own maximum, never less
+ * than it already stands at, and at least the reserve when its maximum reaches the reserve.
  */
 export const createModel = (): ReferenceModel => {
   let auction: Auction | null = null;
@@ -106,7 +114,7 @@ export const createModel = (): ReferenceModel => {
     if (first === undefined) return;
     let price = first.amount;
     if (second !== undefined) {
-      const beat = second.maxAmount + incrementAt(second.maxAmount);
+      const beat = second.maxAmount + step(a.increments, second.maxAmount);
       price = Math.max(price, Math.min(first.maxAmount, beat));
     }
     if (a.reservePrice !== null && first.maxAmount >= a.reservePrice) {
@@ -172,6 +180,7 @@ export const createModel = (): ReferenceModel => {
         status: 'Live',
         startingPrice,
         endsAt,
+        increments: command.data.increments ?? 'one-dollar',
         softClose: command.data.softClose ?? null,
         reservePrice,
         buyNowPrice,
@@ -192,7 +201,7 @@ export const createModel = (): ReferenceModel => {
         if (findBid(bidId) !== undefined) return refused('BID_ALREADY_EXISTS');
         const highest = leader();
         const minimum =
-          highest === null ? a.startingPrice : highest.amount + incrementAt(highest.amount);
+          highest === null ? a.startingPrice : highest.amount + step(a.increments, highest.amount);
         if (amount < minimum) return refused('BID_TOO_LOW');
         if (maxAmount !== undefined && maxAmount < amount) return refused('MAXIMUM_BELOW_BID');
         const bid: Bid = {
@@ -243,7 +252,7 @@ export const createModel = (): ReferenceModel => {
         if (amount === undefined && maxAmount === undefined) return refused('BID_UNCHANGED');
         const highest = leader() ?? bid;
         const isHighest = highest.bidId === bid.bidId;
-        const beat = highest.amount + incrementAt(highest.amount);
+        const beat = highest.amount + step(a.increments, highest.amount);
         if (amount !== undefined && (isHighest ? amount <= bid.amount : amount < beat))
           return refused('BID_TOO_LOW');
         if (maxAmount !== undefined) {
@@ -358,6 +367,7 @@ export const createModel = (): ReferenceModel => {
       finalPrice: sold ? highest.amount : null,
       endsAt: auction?.endsAt ?? null,
       startingPrice: auction?.startingPrice ?? 0,
+      increments: auction?.increments ?? null,
       reservePrice: auction?.reservePrice ?? null,
       buyNowPrice: auction?.buyNowPrice ?? null,
       bids: bids

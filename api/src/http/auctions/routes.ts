@@ -151,6 +151,7 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
           startingPrice: input.startingPrice,
           endsAt: input.auctionDate,
           image,
+          increments: 'table',
           softClose: input.softClose ? rules.softClose : null,
           ...(input.reservePrice === undefined ? {} : { reservePrice: input.reservePrice }),
           ...(input.buyNowPrice === undefined ? {} : { buyNowPrice: input.buyNowPrice }),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Cents } from '../money';
 import { IsoTime } from '../time';
 import { Id } from '../ids';
+import { IncrementRule } from '../increments';
 import {
   AuctionDescription,
   AuctionTitle,
@@ -40,6 +41,8 @@ export const CreateAuction = cmd('CreateAuction', {
   image: ImageRef,
   /** Absent or null: soft close off. */
   softClose: SoftClose.nullable().optional(),
+  /** Absent: `defaultIncrementRule` (the spec's one dollar). */
+  increments: IncrementRule.optional(),
   reservePrice: Cents.optional(),
   buyNowPrice: Cents.optional(),
 });

@@ -229,8 +229,8 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
   const bidders = useMemo(() => distinctBidders(auction.bids), [auction.bids]);
   const sellerName = nameOf(auction.seller);
   // The smallest raise follows the published increment table, as the server's check does.
-  const nextMin = centsToDollars(minimumRaise(dollarsToCents(auction.currentBid)));
-  const increment = centsToDollars(incrementAt(dollarsToCents(auction.currentBid)));
+  const nextMin = centsToDollars(minimumRaise(dollarsToCents(auction.currentBid), 'table'));
+  const increment = centsToDollars(incrementAt(dollarsToCents(auction.currentBid), 'table'));
   const placeMin = auction.bids.length > 0 ? nextMin : auction.startingPrice;
   const incrementNote =
     auction.bids.length > 0
