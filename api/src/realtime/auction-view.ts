@@ -33,6 +33,7 @@ const factsOf = (state: AuctionState, revision: number, extras: AuctionExtras): 
     image: state.image,
     sellerId: state.sellerId ?? '',
     endsAt: state.endsAt ?? '',
+    increments: state.increments,
     softClose: state.softClose,
     extended: state.extended,
     status: state.status === 'None' ? 'Live' : state.status,

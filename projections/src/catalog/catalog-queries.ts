@@ -3,6 +3,7 @@ import {
   type CategoryView,
   type PublicUser,
   centsToDollars,
+  legacyIncrementRule,
 } from '@auction/contracts';
 import { type ImageUrl, storedImagePath } from '../images';
 import { type Page, type PageRequest, findPage } from '../paging';
@@ -57,6 +58,7 @@ const factsOf = (auction: CatalogAuctionDoc, bids: readonly CatalogBidDoc[]): Au
   image: auction.image,
   sellerId: auction.sellerId,
   endsAt: auction.endsAt,
+  increments: auction.increments ?? legacyIncrementRule,
   softClose: auction.softClose ?? null,
   extended: auction.extended ?? false,
   status: auction.status,
