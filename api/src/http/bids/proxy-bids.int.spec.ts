@@ -61,7 +61,10 @@ const auditEvents = async (user: TestUser, auctionId: string) => {
 
 describe('proxy bids', () => {
   it('answer a lower bid with an automatic bid, live, and keep each maximum to its bidder', async () => {
-    const auctionId = await createAuctionOverHttp(seller.client, { startingPrice: 100 });
+    const auctionId = await createAuctionOverHttp(seller.client, {
+      startingPrice: 100,
+      increments: 'table',
+    });
     const watcher = await connect(server);
     await watch(watcher, { auctionId, afterRevision: 0 });
 
@@ -105,6 +108,20 @@ describe('proxy bids', () => {
       watcher.heard,
     ])
       expect(JSON.stringify(seen)).not.toMatch(/377\.77|37777/);
+  });
+
+  it("bid one dollar over the rival's maximum on an auction created with the default rule", async () => {
+    const auctionId = await createAuctionOverHttp(seller.client, { startingPrice: 100 });
+    const first = await bid(alice, auctionId, 100, 377.77);
+    expect(await bid(bob, auctionId, 150)).toMatchObject({ leading: false, currentBid: 151 });
+    const higher = await bid(bob, auctionId, 152, 1000);
+    expect(higher).toMatchObject({ leading: true, currentBid: 378.77 });
+    expect(await fetchAuction(server, auctionId)).toMatchObject({
+      increments: 'one-dollar',
+      currentBid: 378.77,
+      leadingBidId: higher.newBid._id,
+    });
+    expect(first.newBid._id).not.toBe(higher.newBid._id);
   });
 
   it('lets the leader raise the maximum privately: the price stays, watchers hear nothing of it', async () => {
