@@ -135,7 +135,7 @@ export const round = (n: number, digits = 2) => Number(n.toFixed(digits));
 
 /** The smallest bid, in dollars, that beats `dollars` by the published increment table. */
 export const raiseDollars = (dollars: number): number =>
-  centsToDollars(minimumRaise(dollarsToCents(dollars)));
+  centsToDollars(minimumRaise(dollarsToCents(dollars), 'one-dollar'));
 
 /** Runs `task` on `items` with at most `limit` at once. */
 export const pool = async <T, R>(
@@ -304,7 +304,7 @@ export const writeAuctionLog = async (
           data: { auctionId, bidId: randomUUID(), amount },
           metadata: metadata(`bidder-${(a * 7 + b) % 3000}`, created + (b + 1) * 1000),
         });
-        amount = minimumRaise(amount) + (b % 7) * 50;
+        amount = minimumRaise(amount, 'one-dollar') + (b % 7) * 50;
       }
       if (!closed) liveAuction = { id: auctionId, nextBidCents: amount };
       if (closed) {

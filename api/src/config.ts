@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { IncrementRule } from '@auction/contracts';
 import { z } from 'zod';
 import { anyCrossSite, isLoopbackHost, parseOrigin } from './http/cross-origin';
 
@@ -75,6 +76,15 @@ export const Config = z
     SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
     /** Trust X-Forwarded-* from one proxy in front (for client IPs and Secure cookies). */
     TRUST_PROXY: flag('TRUST_PROXY').default(false),
+    /**
+     * The increment rule of a new auction whose seller names none: `one-dollar` (each bid at least
+     * $1 over the current price, as the spec has it) or `table` (the published increment table).
+     */
+    DEFAULT_INCREMENTS: z
+      .enum(IncrementRule.options, { error: 'DEFAULT_INCREMENTS must be one-dollar or table' })
+      .default('one-dollar'),
+    /** Whether a new auction whose seller does not say has soft close (a late bid moves its end). */
+    DEFAULT_SOFT_CLOSE: flag('DEFAULT_SOFT_CLOSE').default(false),
     /** Google (or any OpenID Connect) sign-in: enabled when client id and secret are both set. */
     GOOGLE_ISSUER: z
       .url({ error: 'GOOGLE_ISSUER must be the URL of an OpenID Connect issuer' })

@@ -50,6 +50,23 @@ describe('config', () => {
     );
   });
 
+  it("gives new auctions the spec's bidding rules by default, and the operator's when set", () => {
+    expect(loadConfig({})).toMatchObject({
+      DEFAULT_INCREMENTS: 'one-dollar',
+      DEFAULT_SOFT_CLOSE: false,
+    });
+    expect(loadConfig({ DEFAULT_INCREMENTS: 'table', DEFAULT_SOFT_CLOSE: 'true' })).toMatchObject({
+      DEFAULT_INCREMENTS: 'table',
+      DEFAULT_SOFT_CLOSE: true,
+    });
+    expect(() => loadConfig({ DEFAULT_INCREMENTS: 'percent' })).toThrow(
+      'DEFAULT_INCREMENTS: DEFAULT_INCREMENTS must be one-dollar or table',
+    );
+    expect(() => loadConfig({ DEFAULT_SOFT_CLOSE: 'on' })).toThrow(
+      'DEFAULT_SOFT_CLOSE: DEFAULT_SOFT_CLOSE must be true or false',
+    );
+  });
+
   it('reads CORS_ORIGINS as a list of origins, each checked, and leaves it unset by default', () => {
     expect(loadConfig({}).CORS_ORIGINS).toBeUndefined();
     expect(loadConfig({ CORS_ORIGINS: ' ' }).CORS_ORIGINS).toBeUndefined();

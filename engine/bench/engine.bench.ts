@@ -198,7 +198,7 @@ const run = async (auctions: number, proxy = values.proxy) => {
     const index = i % auctions;
     const auctionId = auctionIds[index] as string;
     while (performance.now() < deadline) {
-      const amount = (nextAmount[index] = minimumRaise(nextAmount[index] ?? 10_000));
+      const amount = (nextAmount[index] = minimumRaise(nextAmount[index] ?? 10_000, 'one-dollar'));
       // Proxy scenario: every other bidder gives a secret maximum above the bid.
       const maximum = proxy && i % 2 === 0 ? { maxAmount: amount + PROXY_HEADROOM } : {};
       const sent = performance.now();
@@ -342,7 +342,7 @@ const memory = async (auctions: number, bids: number) => {
   const started = performance.now();
   let amount = raises(bids + 1, 10_000).at(-1) ?? 10_000;
   for (let i = 0; i < ids.length; i += 500) {
-    amount = minimumRaise(amount);
+    amount = minimumRaise(amount, 'one-dollar');
     await Promise.all(
       ids.slice(i, i + 500).map((auctionId) =>
         engine.send({
@@ -418,7 +418,11 @@ const reload = async (bids: number, tail: number) => {
         Array.from({ length: Math.min(500, count - sent) }, () =>
           engine.send({
             type: 'PlaceBid',
-            data: { auctionId, bidId: randomUUID(), amount: (amount = minimumRaise(amount)) },
+            data: {
+              auctionId,
+              bidId: randomUUID(),
+              amount: (amount = minimumRaise(amount, 'one-dollar')),
+            },
             metadata: meta(),
           }),
         ),

@@ -84,7 +84,7 @@ const buildHistory = (target: number): EventLog => {
     let amount = 10_000;
     const bidIds: string[] = [];
     for (let b = 0; b < 200; b++) {
-      amount = (b === 0 ? amount : minimumRaise(amount)) + (b % 7) * 50;
+      amount = (b === 0 ? amount : minimumRaise(amount, 'one-dollar')) + (b % 7) * 50;
       const bidId = `${auctionId}-bid-${b}`;
       const bidder = `bidder-${(a * 7 + b) % 300}`;
       log.bid(auctionId, bidder, amount, T0 + 1000 + b, bidId);
@@ -167,7 +167,7 @@ const main = async () => {
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
     const auctionId = auctions[i % auctions.length] as string;
     const previous = amounts.get(auctionId);
-    const amount = previous === undefined ? 10_000 : minimumRaise(previous);
+    const amount = previous === undefined ? 10_000 : minimumRaise(previous, 'one-dollar');
     amounts.set(auctionId, amount);
     inFlight.push(
       bus

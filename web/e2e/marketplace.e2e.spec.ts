@@ -138,6 +138,9 @@ describe('a day on the marketplace, in a real browser', () => {
     await page.getByLabel('Description').fill('A working 1920s brass pocket watch with its chain.');
     await page.getByLabel('Category').selectOption({ label: 'Antiques' });
     await page.getByLabel('Starting Price').fill('120');
+    await expect(page.getByLabel('Bid increments')).toHaveValue('one-dollar');
+    vitestExpect(await page.getByLabel('Soft close').isChecked()).toBe(false);
+    await page.getByLabel('Bid increments').selectOption({ label: 'Published increment table' });
     await page.getByLabel('Auction End Date').fill(inDays(3));
     await page
       .getByLabel(/Image/)
@@ -340,6 +343,7 @@ describe('a day on the marketplace, in a real browser', () => {
       category: 'antiques',
       startingPrice: 100,
       endsAt: new Date(Date.now() + 60_000),
+      softClose: true,
     });
     const { page } = bidder;
     onScreen = page;

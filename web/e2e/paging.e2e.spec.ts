@@ -45,7 +45,7 @@ describe('long lists load as the user scrolls, in a real browser', () => {
       auctionDate: new Date(Date.now() + 3 * 86_400_000).toISOString(),
     });
     auctionId = (created.auction as { _id: string })._id;
-    for (let i = 0, cents = 10_000; i < BIDS; i++, cents = minimumRaise(cents))
+    for (let i = 0, cents = 10_000; i < BIDS; i++, cents = minimumRaise(cents, 'one-dollar'))
       await apiAs(seller.page, server.url, 'POST', '/bid/placeBid', {
         productId: auctionId,
         bidAmount: centsToDollars(cents),

@@ -58,6 +58,7 @@ describe('bidding with secret maxima, a reserve and Buy It Now, in a real browse
       reservePrice: 130,
       endsAt: new Date(Date.now() + 45_000),
       softClose: false,
+      increments: 'table',
     });
     for (const { page } of [bob, carol, seller]) await page.goto(`/auction/${auctionId}`);
     onScreen = carol.page;

@@ -60,7 +60,7 @@ const auctionWithBids = async (count: number, raises = 0): Promise<string> => {
           bidder: (bidders[i % bidders.length] as TestUser).id,
           amount,
         };
-        amount = minimumRaise(amount);
+        amount = minimumRaise(amount, 'one-dollar');
         return server.deps.engine.send({
           type: 'PlaceBid',
           data: { auctionId, bidId: last.bidId, amount: last.amount },

@@ -43,6 +43,7 @@ const factsOf = (
     image: state.image,
     sellerId: state.sellerId ?? '',
     endsAt: state.endsAt ?? '',
+    increments: state.increments,
     softClose: state.softClose,
     extended: state.extended,
     status: state.status === 'None' ? 'Live' : state.status,

@@ -256,7 +256,8 @@ describe.skipIf(!brokers || !mongodbUrl)('a cluster of three nodes on Kafka', ()
             : (open[Math.floor(random() * open.length)] as Lot);
         // One increment above the highest known, give or take what other lanes sent meanwhile.
         const bidAmount =
-          centsToDollars(minimumRaise(dollarsToCents(lot.known))) + Math.floor(random() * 3);
+          centsToDollars(minimumRaise(dollarsToCents(lot.known), 'one-dollar')) +
+          Math.floor(random() * 3);
         lot.known = Math.max(lot.known, bidAmount);
         const node = nodeFor(i % NODES);
         let res;

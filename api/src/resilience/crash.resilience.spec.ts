@@ -119,7 +119,8 @@ it(`every acknowledged bid survives ${ROUNDS} SIGKILLs; overdue auctions close; 
         const lot = open[Math.floor(random() * open.length)] as Lot;
         // One increment above the highest known, give or take what other lanes sent meanwhile.
         const bidAmount =
-          centsToDollars(minimumRaise(dollarsToCents(lot.known))) + Math.floor(random() * 3);
+          centsToDollars(minimumRaise(dollarsToCents(lot.known), 'one-dollar')) +
+          Math.floor(random() * 3);
         lot.known = Math.max(lot.known, bidAmount);
         let res;
         try {

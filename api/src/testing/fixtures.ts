@@ -1,4 +1,4 @@
-import type { AuctionView, BidView } from '@auction/contracts';
+import type { AuctionView, BidView, IncrementRule } from '@auction/contracts';
 import type { TestClient, TestServer } from './test-server';
 
 export interface TestUser {
@@ -54,8 +54,10 @@ export const createAuctionOverHttp = async (
     description?: string;
     startingPrice?: number;
     endsInMs?: number;
-    /** Off for a test that needs its end to stay where it is while bids come in near it. */
+    /** Absent: the server's default (off unless `DEFAULT_SOFT_CLOSE` says otherwise). */
     softClose?: boolean;
+    /** Absent: the server's default (`one-dollar` unless `DEFAULT_INCREMENTS` says otherwise). */
+    increments?: IncrementRule;
     /** Dollars. */
     reservePrice?: number;
     buyNowPrice?: number;
@@ -69,6 +71,7 @@ export const createAuctionOverHttp = async (
       startingPrice: options.startingPrice ?? 100,
       auctionDate: new Date(Date.now() + (options.endsInMs ?? 86_400_000)).toISOString(),
       ...(options.softClose === undefined ? {} : { softClose: options.softClose }),
+      ...(options.increments === undefined ? {} : { increments: options.increments }),
       ...(options.reservePrice === undefined ? {} : { reservePrice: options.reservePrice }),
       ...(options.buyNowPrice === undefined ? {} : { buyNowPrice: options.buyNowPrice }),
     },

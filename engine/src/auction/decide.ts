@@ -11,6 +11,8 @@ import {
   type PlaceBid,
   type RetractBid,
   bidTooLow,
+  buyNowPriceChanged,
+  defaultIncrementRule,
   isoToMs,
   minimumRaise,
   rejection,
@@ -147,6 +149,7 @@ const create = ({ data, metadata }: CreateAuction, state: AuctionState, now: str
       startingPrice: data.startingPrice,
       endsAt: data.endsAt,
       image: data.image,
+      increments: data.increments ?? defaultIncrementRule,
       ...(data.softClose ? { softClose: data.softClose } : {}),
       ...(data.reservePrice === undefined ? {} : { reservePrice: data.reservePrice }),
       ...(data.buyNowPrice === undefined ? {} : { buyNowPrice: data.buyNowPrice }),
@@ -220,8 +223,9 @@ const cancel = ({ data, metadata }: CancelAuction, state: AuctionState, now: str
   });
 };
 
+/** Why a bid, raise, retraction or purchase cannot be made now; null: it may. */
 const biddingProblem = (state: AuctionState, now: string): ErrorCode | null => {
-  if (state.status !== 'Live') return 'AUCTION_NOT_LIVE';
+  if (state.status !== 'Live') return state.boughtNow ? 'AUCTION_BOUGHT_NOW' : 'AUCTION_NOT_LIVE';
   if (ended(state, now)) return 'AUCTION_ENDED';
   return null;
 };
@@ -232,7 +236,9 @@ const placeBid = ({ data, metadata }: PlaceBid, state: AuctionState, now: string
   if (metadata.actorId === state.sellerId) return refuse('OWN_AUCTION');
   if (state.bids.has(data.bidId)) return refuse('BID_ALREADY_EXISTS');
   const minimum =
-    state.leadingBidId === null ? state.startingPrice : minimumRaise(state.currentBid);
+    state.leadingBidId === null
+      ? state.startingPrice
+      : minimumRaise(state.currentBid, state.increments);
   if (data.amount < minimum) return { ok: false, rejection: bidTooLow(minimum) };
   if (data.maxAmount !== undefined && data.maxAmount < data.amount)
     return refuse('MAXIMUM_BELOW_BID');
@@ -261,7 +267,7 @@ const editBid = ({ data, metadata }: EditBid, state: AuctionState, now: string):
   const { amount, maxAmount } = data;
   if (amount === undefined && maxAmount === undefined) return refuse('BID_UNCHANGED');
   const leads = state.leadingBidId === bid.bidId;
-  const minimum = leads ? bid.amount + 1 : minimumRaise(state.currentBid);
+  const minimum = leads ? bid.amount + 1 : minimumRaise(state.currentBid, state.increments);
   if (amount !== undefined && amount < minimum) return { ok: false, rejection: bidTooLow(minimum) };
   if (maxAmount !== undefined) {
     if (maxAmount < (amount ?? bid.amount)) return refuse('MAXIMUM_BELOW_BID');
@@ -337,10 +343,7 @@ const buyNow = ({ data, metadata }: BuyNow, state: AuctionState, now: string): D
   if (metadata.actorId === state.sellerId) return refuse('OWN_AUCTION');
   if (state.buyNowPrice === null || !buyNowOpen(state)) return refuse('BUY_NOW_UNAVAILABLE');
   if (data.price !== state.buyNowPrice)
-    return {
-      ok: false,
-      rejection: rejection('BUY_NOW_PRICE_CHANGED', { price: state.buyNowPrice }),
-    };
+    return { ok: false, rejection: buyNowPriceChanged(state.buyNowPrice) };
   if (state.bids.has(data.bidId)) return refuse('BID_ALREADY_EXISTS');
   // The purchase is a bid at the price, and the sale to it, at once: no automatic bid answers it.
   return accept(

@@ -99,6 +99,7 @@ const created = (changes: Partial<AuctionCreated['data']> = {}): AuctionEvent =>
     startingPrice: 10_000,
     endsAt: END,
     image: null,
+    increments: 'one-dollar',
     at: START,
     ...changes,
   },
@@ -178,6 +179,14 @@ describe('CreateAuction', () => {
       .then([created({ startingPrice: 10_000 })]);
   });
 
+  it("records the seller's increment rule, and the spec's one dollar when none is named", () => {
+    spec
+      .given([])
+      .when({ ...create(), data: { ...create().data, increments: 'table' } } as AuctionCommand)
+      .then([created({ increments: 'table' })]);
+    expect(spec.given([]).when(create()).then([created()]).increments).toBe('one-dollar');
+  });
+
   it('refuses a starting price one cent under $100', () => {
     spec
       .given([])
@@ -244,11 +253,48 @@ describe('PlaceBid', () => {
       .thenRejects('BID_TOO_LOW', { minimum: 10_000 });
   });
 
-  it('accepts a later bid of exactly the highest bid + its increment ($2.50 at $100)', () => {
+  it('accepts a later bid of exactly the highest bid + $1 by default', () => {
     spec
       .given([created(), placed('alice', 'b1', 10_000)])
+      .when(place('bob', 'b2', 10_100))
+      .then([placed('bob', 'b2', 10_100, NOW)]);
+  });
+
+  it.each([24_999, 25_000, 99_999, 100_000, 500_000])(
+    'under the one-dollar rule, at a highest bid of %i cents asks for $1 more',
+    (highest) => {
+      const minimum = highest + 100;
+      spec
+        .given([created(), placed('alice', 'b1', highest)])
+        .when(place('bob', 'b2', minimum - 1))
+        .thenRejects('BID_TOO_LOW', { minimum });
+      spec
+        .given([created(), placed('alice', 'b1', highest)])
+        .when(place('bob', 'b2', minimum))
+        .then([placed('bob', 'b2', minimum, NOW)]);
+    },
+  );
+
+  it('accepts a later bid of exactly the highest bid + its increment under the table ($2.50 at $100)', () => {
+    spec
+      .given([created({ increments: 'table' }), placed('alice', 'b1', 10_000)])
       .when(place('bob', 'b2', 10_250))
       .then([placed('bob', 'b2', 10_250, NOW)]);
+  });
+
+  it('reads an auction created before the rule was a choice (no rule named) as under the table', () => {
+    const { increments: _legacy, ...legacy } = (
+      created() as Extract<AuctionEvent, { type: 'AuctionCreated' }>
+    ).data;
+    const history: AuctionEvent[] = [
+      { type: 'AuctionCreated', data: legacy },
+      placed('alice', 'b1', 10_000),
+    ];
+    expect(spec.given(history).state().increments).toBe('table');
+    spec
+      .given(history)
+      .when(place('bob', 'b2', 10_249))
+      .thenRejects('BID_TOO_LOW', { minimum: 10_250 });
   });
 
   it.each([
@@ -257,13 +303,14 @@ describe('PlaceBid', () => {
     [99_999, 100_999, 'the $500–$999.99 row: $10'],
     [100_000, 102_500, 'the $1,000–$2,499.99 row: $25'],
     [500_000, 510_000, 'the $5,000-and-up row: $100'],
-  ])('at a highest bid of %i cents asks for %i (%s)', (highest, minimum) => {
+  ])('under the table, at a highest bid of %i cents asks for %i (%s)', (highest, minimum) => {
+    const table = created({ increments: 'table' });
     spec
-      .given([created(), placed('alice', 'b1', highest)])
+      .given([table, placed('alice', 'b1', highest)])
       .when(place('bob', 'b2', minimum - 1))
       .thenRejects('BID_TOO_LOW', { minimum });
     spec
-      .given([created(), placed('alice', 'b1', highest)])
+      .given([table, placed('alice', 'b1', highest)])
       .when(place('bob', 'b2', minimum))
       .then([placed('bob', 'b2', minimum, NOW)]);
   });
@@ -272,19 +319,19 @@ describe('PlaceBid', () => {
     spec
       .given([created(), placed('alice', 'b1', 10_000)])
       .when(place('bob', 'b2', 10_000))
-      .thenRejects('BID_TOO_LOW', { minimum: 10_250 });
+      .thenRejects('BID_TOO_LOW', { minimum: 10_100 });
   });
 
   it('refuses a later bid one cent short of the increment', () => {
     spec
       .given([created(), placed('alice', 'b1', 10_000)])
-      .when(place('bob', 'b2', 10_249))
-      .thenRejects('BID_TOO_LOW', { minimum: 10_250 });
+      .when(place('bob', 'b2', 10_099))
+      .thenRejects('BID_TOO_LOW', { minimum: 10_100 });
   });
 
   it('states the minimum in dollars when a bid is too low', () => {
     const decision = spec
-      .given([created(), placed('alice', 'b1', 10_000)])
+      .given([created({ increments: 'table' }), placed('alice', 'b1', 10_000)])
       .when(place('bob', 'b2', 10_099))
       .decision();
 
@@ -395,7 +442,23 @@ describe('PlaceBid', () => {
 });
 
 describe('EditBid', () => {
-  const aliceThenBob = [created(), placed('alice', 'b1', 10_000), placed('bob', 'b2', 10_100)];
+  const aliceThenBob = [
+    created({ increments: 'table' }),
+    placed('alice', 'b1', 10_000),
+    placed('bob', 'b2', 10_100),
+  ];
+
+  it('raises an outbid bid to at least the highest bid + $1 by default', () => {
+    const history = [created(), placed('alice', 'b1', 10_000), placed('bob', 'b2', 10_100)];
+    spec
+      .given(history)
+      .when(editBid('alice', 'b1', 10_199))
+      .thenRejects('BID_TOO_LOW', { minimum: 10_200 });
+    spec
+      .given(history)
+      .when(editBid('alice', 'b1', 10_200))
+      .then([bidEdited('alice', 'b1', 10_000, 10_200, NOW)]);
+  });
 
   it('raises an outbid bid to the highest bid + its increment, recording the previous amount', () => {
     const state = spec

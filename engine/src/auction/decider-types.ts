@@ -1,5 +1,11 @@
 import type { Map as ImmutableMap } from 'immutable';
-import type { AuctionEvent, AuctionStatus, Rejection, SoftClose } from '@auction/contracts';
+import type {
+  AuctionEvent,
+  AuctionStatus,
+  IncrementRule,
+  Rejection,
+  SoftClose,
+} from '@auction/contracts';
 
 export interface BidState {
   readonly bidId: string;
@@ -28,6 +34,8 @@ export interface AuctionState {
   /** Cents. */
   readonly startingPrice: number;
   readonly endsAt: string | null;
+  /** How much each bid must beat the current price by, as the auction was created with. */
+  readonly increments: IncrementRule;
   /** The soft close the auction was created with; null: its end never moves. */
   readonly softClose: SoftClose | null;
   /** Whether a bid in the soft-close window has moved the end. */

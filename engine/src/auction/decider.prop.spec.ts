@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { AuctionEvent } from '@auction/contracts';
+import { AuctionEvent, isoToMs } from '@auction/contracts';
 import type { AuctionCommand } from '@auction/contracts';
 import { createModel, timelineArbitrary } from '@auction/testkit';
 import type { ModelOutcome, ModelView } from '@auction/testkit';
@@ -20,6 +20,7 @@ const viewOf = (state: AuctionState): ModelView => ({
   finalPrice: state.finalPrice,
   endsAt: state.endsAt,
   startingPrice: state.startingPrice,
+  increments: state.status === 'None' ? null : state.increments,
   reservePrice: state.reservePrice,
   buyNowPrice: state.buyNowPrice,
   bids: [...state.bids.values()]
@@ -36,6 +37,17 @@ const viewOf = (state: AuctionState): ModelView => ({
 const describeStep = (step: number, command: AuctionCommand): string =>
   `step ${step}: ${command.type} by ${command.metadata.actorId} at ${command.metadata.at} ${JSON.stringify(command.data)}`;
 
+/**
+ * The AuctionCreated of about half the auctions made with the table, as a log written before the
+ * rule was the seller's choice holds it: naming no rule, which the fold reads as the table.
+ */
+const asLogged = (event: AuctionEvent): AuctionEvent => {
+  if (event.type !== 'AuctionCreated' || event.data.increments !== 'table') return event;
+  if (isoToMs(event.data.at) % 2 === 0) return event;
+  const { increments: _legacy, ...data } = event.data;
+  return { ...event, data };
+};
+
 const decideAndModelAgree = (timeline: readonly AuctionCommand[]): void => {
   const model = createModel();
   let state = initialState;
@@ -48,7 +60,7 @@ const decideAndModelAgree = (timeline: readonly AuctionCommand[]): void => {
         expect(AuctionEvent.safeParse(event).success, `${where}: ${event.type} is valid`).toBe(
           true,
         );
-        state = evolve(state, event);
+        state = evolve(state, asLogged(event));
       }
     }
     expect(viewOf(state), where).toEqual(model.view());

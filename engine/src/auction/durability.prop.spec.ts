@@ -36,7 +36,7 @@ describe('durability', () => {
           expect((await bus.send(createAuction(A))).ok).toBe(true);
           for (const { bids, ending } of segments) {
             const sends = bids.map((b, i) => {
-              amount = minimumRaise(amount);
+              amount = minimumRaise(amount, 'one-dollar');
               return bus.send(placeBid(A, `bidder-${b}`, amount, T0 + 1000 + i));
             });
             // Observed from the start: a send may fail while the store is still closing.
@@ -62,7 +62,9 @@ describe('durability', () => {
             for (const [id, revision] of acknowledged) expect(storedAt.get(id)).toBe(revision);
             expect(verifyChain(auctionStream(A), stored).ok).toBe(true);
           }
-          const next = await bus.send(placeBid(A, 'late', minimumRaise(amount), T0 + 50_000));
+          const next = await bus.send(
+            placeBid(A, 'late', minimumRaise(amount, 'one-dollar'), T0 + 50_000),
+          );
           expect(next.ok).toBe(true);
         } finally {
           await bus.close();

@@ -1,4 +1,4 @@
-import type { AuctionEvent } from '@auction/contracts';
+import { type AuctionEvent, legacyIncrementRule } from '@auction/contracts';
 import type { AuctionState, BidState } from './decider-types';
 import { rankRaised, rankRetracted } from './proxy';
 import { endingSoonAnnounced } from './ending-soon';
@@ -35,6 +35,7 @@ const fold1 = (state: AuctionState, event: AuctionEvent): AuctionState => {
         image: d.image,
         startingPrice: d.startingPrice,
         endsAt: d.endsAt,
+        increments: d.increments ?? legacyIncrementRule,
         softClose: d.softClose ?? null,
         reservePrice: d.reservePrice ?? null,
         buyNowPrice: d.buyNowPrice ?? null,

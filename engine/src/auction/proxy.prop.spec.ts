@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { minimumRaise } from '@auction/contracts';
-import type { AuctionCommand, AuctionEvent } from '@auction/contracts';
+import type { AuctionCommand, AuctionEvent, IncrementRule } from '@auction/contracts';
 import { timelineArbitrary } from '@auction/testkit';
 import { decide } from './decide';
 import { evolve } from './evolve';
@@ -12,6 +12,8 @@ const numRuns = Number(process.env.FC_NUM_RUNS ?? 300);
 const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
 
 interface Sale {
+  /** The increment rule the timeline's CreateAuction asked for (none: the spec's dollar). */
+  readonly rule: IncrementRule;
   /** The state just before the close. */
   readonly before: AuctionState;
   readonly event: Extract<AuctionEvent, { type: 'AuctionClosed' }> | null;
@@ -29,12 +31,15 @@ const closeOf = (timeline: readonly AuctionCommand[]): Sale => {
   const entered = new Map<string, number>();
   let pricesFell = false;
   const overMaximum: string[] = [];
+  const [opening] = timeline;
+  const rule =
+    (opening?.type === 'CreateAuction' ? opening.data.increments : undefined) ?? 'one-dollar';
   for (const command of timeline) {
     const decision = decide(command, state);
     if (!decision.ok) continue;
     for (const event of decision.events) {
       if (event.type === 'AuctionClosed')
-        return { before: state, event, entered, pricesFell, overMaximum };
+        return { rule, before: state, event, entered, pricesFell, overMaximum };
       if (event.type === 'AutomaticBidPlaced') {
         const bid = state.bids.get(event.data.bidId);
         if (bid === undefined || event.data.amount > bid.maxAmount)
@@ -48,10 +53,26 @@ const closeOf = (timeline: readonly AuctionCommand[]): Sale => {
       state = evolve(state, event);
     }
   }
-  return { before: state, event: null, entered, pricesFell, overMaximum };
+  return { rule, before: state, event: null, entered, pricesFell, overMaximum };
 };
 
 const standing = (state: AuctionState) => [...state.bids.values()].filter((b) => !b.retracted);
+
+/** One step of `rule` above a maximum, written out here rather than read from the code under test. */
+const stepAbove = (maximum: number, rule: IncrementRule): number =>
+  rule === 'one-dollar' ? maximum + 100 : minimumRaise(maximum, 'table');
+
+/** Whether a sale's price is the one the second-price rule gave it (rather than a bid or the reserve). */
+const setBySecondPrice = (sale: Sale): boolean => {
+  if (sale.event?.data.outcome !== 'Sold' || sale.event.data.boughtNow || sale.pricesFell)
+    return false;
+  const winner = sale.before.bids.get(sale.event.data.winningBidId);
+  const others = standing(sale.before).filter((b) => b.bidId !== winner?.bidId);
+  if (winner === undefined || others.length === 0) return false;
+  const second = Math.max(...others.map((b) => b.maxAmount));
+  const secondPrice = stepAbove(second, sale.rule);
+  return secondPrice < winner.maxAmount && sale.event.data.finalPrice === secondPrice;
+};
 
 describe('proxy bidding', () => {
   it(
@@ -80,7 +101,7 @@ describe('proxy bidding', () => {
   );
 
   it(
-    'the winner pays the second-highest maximum plus one increment, capped at their own maximum',
+    "the winner pays the second-highest maximum plus one step of the auction's rule, capped at their own maximum",
     () => {
       fc.assert(
         fc.property(timelineArbitrary(), (timeline) => {
@@ -99,7 +120,7 @@ describe('proxy bidding', () => {
           if (sale.pricesFell) return;
           const second = Math.max(0, ...others.map((b) => b.maxAmount));
           const secondPrice =
-            others.length === 0 ? 0 : Math.min(winner.maxAmount, minimumRaise(second));
+            others.length === 0 ? 0 : Math.min(winner.maxAmount, stepAbove(second, sale.rule));
           const reserve = sale.before.reservePrice;
           const reserveLift = reserve !== null && winner.maxAmount >= reserve ? reserve : 0;
           const ownBid = sale.entered.get(winner.bidId) ?? 0;
@@ -110,4 +131,13 @@ describe('proxy bidding', () => {
     },
     Math.max(60_000, numRuns * 20),
   );
+
+  it('sees sales priced by the second-price rule under each increment rule', () => {
+    const sales = fc
+      .sample(timelineArbitrary(), { numRuns: 400, seed: 20_300_103 })
+      .map(closeOf)
+      .filter(setBySecondPrice);
+    for (const rule of ['one-dollar', 'table'] as const)
+      expect(sales.filter((sale) => sale.rule === rule).length, rule).toBeGreaterThan(0);
+  });
 });

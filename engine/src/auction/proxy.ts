@@ -58,9 +58,9 @@ export const proxyRanking = (
 };
 
 /**
- * What the leader's bid must stand at: one increment above the rival's maximum (the second price),
- * lifted to the reserve when the leader's maximum reaches it, never above the leader's maximum and
- * never below what the leader already bid.
+ * What the leader's bid must stand at: one step of the auction's increment rule above the rival's
+ * maximum (the second price), lifted to the reserve when the leader's maximum reaches it, never
+ * above the leader's maximum and never below what the leader already bid.
  */
 export const proxyPrice = (
   state: AuctionState,
@@ -69,7 +69,10 @@ export const proxyPrice = (
 ): number => {
   let price = leader.amount;
   if (rival !== null)
-    price = Math.max(price, Math.min(leader.maxAmount, minimumRaise(rival.maxAmount)));
+    price = Math.max(
+      price,
+      Math.min(leader.maxAmount, minimumRaise(rival.maxAmount, state.increments)),
+    );
   const reserve = state.reservePrice;
   if (reserve !== null && leader.maxAmount >= reserve) price = Math.max(price, reserve);
   return price;

@@ -31,7 +31,7 @@ const command = (
 const event = (type: AuctionEvent['type'], data: Record<string, unknown>, time = NOW) =>
   ({ type, data: { auctionId: AUCTION, at: time, ...data } }) as AuctionEvent;
 
-/** $100 start; `prices`: reserve, Buy It Now, soft close. */
+/** $100 start, under the increment table unless `prices` names a rule; reserve, Buy It Now, soft close. */
 const created = (prices: Record<string, unknown> = {}) =>
   event(
     'AuctionCreated',
@@ -43,6 +43,7 @@ const created = (prices: Record<string, unknown> = {}) =>
       startingPrice: 10_000,
       endsAt: END,
       image: null,
+      increments: 'table',
       ...prices,
     },
     at(0),
@@ -222,6 +223,50 @@ describe('proxy bids', () => {
   });
 });
 
+describe('proxy bids under the one-dollar rule', () => {
+  const dollar = created({ increments: 'one-dollar' });
+
+  it('answers a lower bid with an automatic bid $1 above it', () => {
+    spec
+      .given([dollar, placed('alice', 'b1', 10_000, { maxAmount: 30_000 })])
+      .when(command('PlaceBid', 'bob', { bidId: 'b2', amount: 15_000 }))
+      .then([
+        event('BidPlaced', { bidId: 'b2', bidderId: 'bob', amount: 15_000, outbidByProxy: true }),
+        automatic('alice', 'b1', 10_000, 15_100),
+      ]);
+  });
+
+  it("a higher maximum takes the lead at the rival's maximum plus $1, capped at its own", () => {
+    spec
+      .given([dollar, placed('alice', 'b1', 10_000, { maxAmount: 20_000 })])
+      .when(command('PlaceBid', 'bob', { bidId: 'b2', amount: 10_100, maxAmount: 50_000 }))
+      .then([
+        event('BidPlaced', { bidId: 'b2', bidderId: 'bob', amount: 10_100, maxAmount: 50_000 }),
+        automatic('bob', 'b2', 10_100, 20_100),
+      ]);
+    spec
+      .given([dollar, placed('alice', 'b1', 10_000, { maxAmount: 20_000 })])
+      .when(command('PlaceBid', 'bob', { bidId: 'b2', amount: 10_100, maxAmount: 20_050 }))
+      .then([
+        event('BidPlaced', { bidId: 'b2', bidderId: 'bob', amount: 10_100, maxAmount: 20_050 }),
+        automatic('bob', 'b2', 10_100, 20_050),
+      ]);
+  });
+
+  it('a raised maximum of a bid that does not lead must beat the price by $1', () => {
+    const history = [
+      dollar,
+      placed('alice', 'b1', 10_000, { maxAmount: 20_000 }),
+      placed('bob', 'b2', 10_100, { outbidByProxy: true }),
+      automatic('alice', 'b1', 10_000, 10_200),
+    ];
+    spec
+      .given(history)
+      .when(command('EditBid', 'bob', { bidId: 'b2', maxAmount: 10_299 }))
+      .thenRejects('BID_TOO_LOW', { minimum: 10_300 });
+  });
+});
+
 describe('reserve price', () => {
   const reserve = { reservePrice: 50_000 };
 
@@ -345,10 +390,18 @@ describe('Buy It Now', () => {
   });
 
   it('refuses a price other than the one on offer, naming it', () => {
-    spec
+    const refused = spec
       .given([created({ buyNowPrice: 80_000 })])
       .when(buy('bob', 70_000))
-      .thenRejects('BUY_NOW_PRICE_CHANGED', { price: 80_000 });
+      .decision();
+    expect(refused).toEqual({
+      ok: false,
+      rejection: {
+        code: 'BUY_NOW_PRICE_CHANGED',
+        message: 'The Buy It Now price has changed to $800.00',
+        details: { price: 80_000 },
+      },
+    });
   });
 
   it('refuses the seller', () => {
@@ -356,5 +409,47 @@ describe('Buy It Now', () => {
       .given([created({ buyNowPrice: 80_000 })])
       .when(buy('seller'))
       .thenRejects('OWN_AUCTION');
+  });
+
+  it('tells whoever comes after the sale that it sold with Buy It Now', () => {
+    const sale = [
+      created({ buyNowPrice: 80_000 }),
+      placed('carol', 'b0', 80_000),
+      event('AuctionClosed', {
+        outcome: 'Sold',
+        winnerId: 'carol',
+        winningBidId: 'b0',
+        finalPrice: 80_000,
+        boughtNow: true,
+      }),
+    ];
+    spec.given(sale).when(buy()).thenRejects('AUCTION_BOUGHT_NOW');
+    spec
+      .given(sale)
+      .when(command('PlaceBid', 'bob', { bidId: 'b1', amount: 90_000 }))
+      .thenRejects('AUCTION_BOUGHT_NOW');
+    spec
+      .given(sale)
+      .when(command('EditBid', 'carol', { bidId: 'b0', amount: 90_000 }))
+      .thenRejects('AUCTION_BOUGHT_NOW');
+    spec
+      .given(sale)
+      .when(command('RetractBid', 'carol', { bidId: 'b0' }))
+      .thenRejects('AUCTION_BOUGHT_NOW');
+  });
+
+  it('an auction sold to its highest bid at the end is no longer live, not bought', () => {
+    spec
+      .given([
+        created(),
+        placed('alice', 'b1', 10_000),
+        event(
+          'AuctionClosed',
+          { outcome: 'Sold', winnerId: 'alice', winningBidId: 'b1', finalPrice: 10_000 },
+          END,
+        ),
+      ])
+      .when(command('PlaceBid', 'bob', { bidId: 'b2', amount: 20_000 }, END))
+      .thenRejects('AUCTION_NOT_LIVE');
   });
 });

@@ -50,7 +50,7 @@ const bid = async (
   registry: AuctionActorRegistry,
   bidder = 'bidder-1',
 ): Promise<CommandOutcome> => {
-  amount = minimumRaise(amount);
+  amount = minimumRaise(amount, 'one-dollar');
   const outcome = await registry.send(placeBid(A, bidder, amount, T0 + 1000));
   expect(outcome.ok).toBe(true);
   return outcome;
@@ -103,7 +103,7 @@ describe('actor snapshots', () => {
     const other = new AuctionActorRegistry({ store: env.open(), snapshots: false });
     try {
       for (let i = 0; i < 10; i++) await bid(other, `other-${i % 2}`);
-      amount = minimumRaise(amount);
+      amount = minimumRaise(amount, 'one-dollar');
       const placed = await other.send(placeBid(A, 'retractor', amount, T0 + 1000, 'bid-r'));
       expect(placed.ok).toBe(true);
       expect((await other.send(retractBid(A, 'retractor', 'bid-r'))).ok).toBe(true);
@@ -119,7 +119,12 @@ describe('actor snapshots', () => {
   });
 
   it('answers a command committed before the eviction with its original outcome, appending nothing', async () => {
-    const command = placeBid(A, 'bidder-9', (amount = minimumRaise(amount)), T0 + 1000);
+    const command = placeBid(
+      A,
+      'bidder-9',
+      (amount = minimumRaise(amount, 'one-dollar')),
+      T0 + 1000,
+    );
     const original = await bus.send(command);
     for (let i = 0; i < 5; i++) await bid(bus);
     await evict(bus);

@@ -1,4 +1,5 @@
 import { Map as ImmutableMap } from 'immutable';
+import { defaultIncrementRule } from '@auction/contracts';
 import type { AuctionState, BidState } from './decider-types';
 
 export const initialState: AuctionState = {
@@ -11,6 +12,7 @@ export const initialState: AuctionState = {
   image: null,
   startingPrice: 0,
   endsAt: null,
+  increments: defaultIncrementRule,
   softClose: null,
   extended: false,
   reservePrice: null,

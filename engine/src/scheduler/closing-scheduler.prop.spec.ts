@@ -54,7 +54,7 @@ const bidsAroundTheEnd = fc.asyncProperty(
         clock.advance(Math.max(0, end + offset - clock.now()));
         await settle();
         const now = clock.now();
-        const next = amount === 0 ? 10_000 : minimumRaise(amount);
+        const next = amount === 0 ? 10_000 : minimumRaise(amount, 'one-dollar');
         const outcome = await bus.send(placeBid('a1', `bidder-${i % 3}`, next, now));
         expect(outcome.ok, `bid ${i} at end${now - end >= 0 ? '+' : ''}${now - end} ms`).toBe(
           now < end,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   type AuctionCommand,
   type CreateAuction,
+  type IncrementRule,
   type PlaceBid,
   minimumRaise,
 } from '@auction/contracts';
@@ -25,6 +26,7 @@ export const createAuction = (
     at?: number;
     categoryId?: string;
     softClose?: CreateAuction['data']['softClose'];
+    increments?: IncrementRule;
   } = {},
 ): CreateAuction => ({
   type: 'CreateAuction',
@@ -37,6 +39,7 @@ export const createAuction = (
     endsAt: iso(options.endsAt ?? T0 + 3_600_000),
     image: null,
     ...(options.softClose ? { softClose: options.softClose } : {}),
+    ...(options.increments === undefined ? {} : { increments: options.increments }),
   },
   metadata: meta(options.seller ?? 'seller', options.at ?? T0),
 });
@@ -70,10 +73,14 @@ export const retractBid = (
   metadata: meta(bidder, at),
 });
 
-/** `count` bids, each the smallest raise over the one before, the first at `from`. */
-export const raises = (count: number, from: number): number[] => {
+/** `count` bids, each the smallest raise over the one before (by `rule`), the first at `from`. */
+export const raises = (
+  count: number,
+  from: number,
+  rule: IncrementRule = 'one-dollar',
+): number[] => {
   const amounts: number[] = [];
-  for (let amount = from; amounts.length < count; amount = minimumRaise(amount))
+  for (let amount = from; amounts.length < count; amount = minimumRaise(amount, rule))
     amounts.push(amount);
   return amounts;
 };

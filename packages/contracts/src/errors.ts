@@ -35,6 +35,7 @@ export const errorCatalog = {
   AUCTION_ALREADY_EXISTS: { status: 409, message: 'This auction already exists' },
   AUCTION_ENDED: { status: 409, message: 'This auction has ended' },
   AUCTION_NOT_LIVE: { status: 409, message: 'This auction is no longer live' },
+  AUCTION_BOUGHT_NOW: { status: 409, message: 'This auction was sold with Buy It Now' },
   AUCTION_CLOSED: {
     status: 409,
     message: 'A closed auction is part of the record and cannot be deleted',
@@ -145,6 +146,14 @@ export const rejection = (
   details?: Record<string, unknown>,
   message: string = errorCatalog[code].message,
 ): Rejection => (details === undefined ? { code, message } : { code, message, details });
+
+/** `BUY_NOW_PRICE_CHANGED` with the price on offer now, in the user's words. */
+export const buyNowPriceChanged = (priceCents: number): Rejection =>
+  rejection(
+    'BUY_NOW_PRICE_CHANGED',
+    { price: priceCents },
+    `The Buy It Now price has changed to ${formatCents(priceCents)}`,
+  );
 
 /** `BID_TOO_LOW` with the smallest amount that would be accepted, in the user's words. */
 export const bidTooLow = (minimumCents: number): Rejection =>

@@ -3,6 +3,7 @@ import {
   DomainError,
   type ErrorCode,
   bidTooLow,
+  buyNowPriceChanged,
   errorCatalog,
   errorCodes,
   httpStatusOf,
@@ -51,6 +52,14 @@ describe('rejection', () => {
       code: 'BID_TOO_LOW',
       message: 'Your bid must be at least $102.50',
       details: { minimum: 10_250 },
+    });
+  });
+
+  it('buyNowPriceChanged names the price on offer now in dollars, and carries it in cents', () => {
+    expect(buyNowPriceChanged(123_450)).toEqual({
+      code: 'BUY_NOW_PRICE_CHANGED',
+      message: 'The Buy It Now price has changed to $1,234.50',
+      details: { price: 123_450 },
     });
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bidIncrements, incrementAt, minimumRaise } from './increments';
 
-describe('the bid increment table', () => {
+describe('the increment table rule', () => {
   it.each([
     [0, 5],
     [99, 5],
@@ -24,7 +24,7 @@ describe('the bid increment table', () => {
     [500_000, 10_000],
     [100_000_000_000, 10_000],
   ])('at %i cents the increment is %i cents', (price, increment) => {
-    expect(incrementAt(price)).toBe(increment);
+    expect(incrementAt(price, 'table')).toBe(increment);
   });
 
   it('rows start at rising prices with rising increments', () => {
@@ -37,8 +37,18 @@ describe('the bid increment table', () => {
   });
 
   it('the smallest raise is the price plus its increment', () => {
-    expect(minimumRaise(10_000)).toBe(10_250);
-    expect(minimumRaise(24_999)).toBe(25_249);
-    expect(minimumRaise(25_000)).toBe(25_500);
+    expect(minimumRaise(10_000, 'table')).toBe(10_250);
+    expect(minimumRaise(24_999, 'table')).toBe(25_249);
+    expect(minimumRaise(25_000, 'table')).toBe(25_500);
   });
+});
+
+describe('the one-dollar rule', () => {
+  it.each([0, 99, 10_000, 24_999, 25_000, 500_000, 100_000_000_000])(
+    'at %i cents a bid must be $1 more',
+    (price) => {
+      expect(incrementAt(price, 'one-dollar')).toBe(100);
+      expect(minimumRaise(price, 'one-dollar')).toBe(price + 100);
+    },
+  );
 });

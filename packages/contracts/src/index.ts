@@ -27,7 +27,15 @@ export {
   normaliseCategoryName,
 } from './ids';
 export { rules } from './rules';
-export { bidIncrements, incrementAt, minimumRaise } from './increments';
+export {
+  IncrementRule,
+  ONE_DOLLAR_CENTS,
+  bidIncrements,
+  defaultIncrementRule,
+  incrementAt,
+  legacyIncrementRule,
+  minimumRaise,
+} from './increments';
 export { fixedCategories } from './categories';
 export { type PriceFacts, type ReserveStatus, reserveStatus, buyNowOnOffer } from './reserve';
 export type { AuctionStatus } from './auction-status';
@@ -36,6 +44,7 @@ export {
   errorCodes,
   rejection,
   bidTooLow,
+  buyNowPriceChanged,
   httpStatusOf,
   DomainError,
   type ErrorCode,

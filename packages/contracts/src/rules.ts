@@ -3,8 +3,8 @@ import { DAY_MS } from './time';
 /**
  * Business constants, read by the decider and the ending-soon scheduler (engine), the API (the soft
  * close of new auctions), the web app (the create form's latest end date) and the testkit's
- * reference model and arbitraries. How much a bid must beat the current price by is the increment
- * table (`increments.ts`).
+ * reference model and arbitraries. How much a bid must beat the current price by is the auction's
+ * increment rule (`increments.ts`).
  */
 export const rules = {
   /** $100 */
@@ -24,8 +24,9 @@ export const rules = {
   minNameLength: 2,
   maxAuctionDurationMs: 90 * DAY_MS,
   /**
-   * The soft close of new auctions (on by default): a bid in the last 2 minutes moves the end to
-   * 2 minutes after it, so nobody wins by bidding in the final second.
+   * The soft close a new auction gets when its seller (or the operator's default) turns it on: a
+   * bid in the last 2 minutes moves the end to 2 minutes after it, so nobody wins by bidding in the
+   * final second.
    */
   softClose: { windowMs: 2 * 60_000, extensionMs: 2 * 60_000 },
   /** Watchers hear that an auction is about to end this long before its end (`AuctionEndingSoon`). */

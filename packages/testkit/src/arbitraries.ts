@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import {
+  IncrementRule,
   MAX_CENTS,
   SYSTEM_ACTOR,
   bidIncrements,
@@ -41,15 +42,17 @@ export const actorIdArbitrary = (): fc.Arbitrary<string> =>
     { weight: 1, arbitrary: fc.constant(SYSTEM_ACTOR) },
   );
 
-/** Cents within the contract, biased to the bidding boundaries around $100. */
+/** Cents within the contract, biased to the bidding boundaries around $100 under either rule. */
 export const centsArbitrary = (): fc.Arbitrary<number> =>
   fc.oneof(
     fc.constantFrom(
       0,
       rules.minStartingPriceCents - 1,
       rules.minStartingPriceCents,
-      minimumRaise(rules.minStartingPriceCents) - 1,
-      minimumRaise(rules.minStartingPriceCents),
+      minimumRaise(rules.minStartingPriceCents, 'one-dollar') - 1,
+      minimumRaise(rules.minStartingPriceCents, 'one-dollar'),
+      minimumRaise(rules.minStartingPriceCents, 'table') - 1,
+      minimumRaise(rules.minStartingPriceCents, 'table'),
       // Where the increment table changes rows.
       ...bidIncrements.flatMap((row) => [row.fromCents - 1, row.fromCents]).filter((c) => c >= 0),
       MAX_CENTS,
@@ -111,20 +114,29 @@ const commandArbitrary = <T extends AuctionCommand['type'], D extends object>(
     metadata: commandMetadataArbitrary(options),
   });
 
-/** A CreateAuction; its values may break the rules (e.g. a price below $100), never the contract. */
+/**
+ * A CreateAuction, with either increment rule or none (the default); its values may break the
+ * rules (e.g. a price below $100), never the contract.
+ */
 export const createAuctionCommandArbitrary = (
   options: CommandArbitraryOptions = {},
 ): fc.Arbitrary<CreateAuction> =>
   commandArbitrary(
     'CreateAuction',
-    fc.record({
-      title: titleArbitrary(),
-      description: titleArbitrary(),
-      categoryId: idArbitrary(),
-      startingPrice: startingPriceArbitrary(),
-      endsAt: isoTimeArbitrary(),
-      image: imageArbitrary(),
-    }),
+    fc.record(
+      {
+        title: titleArbitrary(),
+        description: titleArbitrary(),
+        categoryId: idArbitrary(),
+        startingPrice: startingPriceArbitrary(),
+        endsAt: isoTimeArbitrary(),
+        image: imageArbitrary(),
+        increments: fc.constantFrom(...IncrementRule.options),
+      },
+      {
+        requiredKeys: ['title', 'description', 'categoryId', 'startingPrice', 'endsAt', 'image'],
+      },
+    ),
     options,
   );
 
@@ -285,6 +297,8 @@ interface Opening {
   durationMs: number;
   title: string;
   softClose: { windowMs: number; extensionMs: number } | null;
+  /** Undefined: the CreateAuction names none (the spec's one dollar). */
+  increments: IncrementRule | undefined;
   reserve: number | null;
   buyNow: number | null;
 }
@@ -574,6 +588,19 @@ const softCloseOf = (startMs: number): Opening['softClose'] => {
   };
 };
 
+const INCREMENT_CHOICES: readonly (IncrementRule | undefined)[] = [
+  undefined,
+  'one-dollar',
+  'table',
+];
+
+/**
+ * The increment rule of an opening, derived from its start like the soft close (so the pinned
+ * counterexamples keep their paths): a third name none, a third the one dollar, a third the table.
+ */
+const incrementsOf = (startMs: number): IncrementRule | undefined =>
+  INCREMENT_CHOICES[Math.floor(startMs / 20_000) % INCREMENT_CHOICES.length];
+
 const openingArbitrary: fc.Arbitrary<Opening> = fc
   .record({
     bidders: fc.integer({ min: 3, max: 5 }),
@@ -596,6 +623,7 @@ const openingArbitrary: fc.Arbitrary<Opening> = fc
   .map((opening) => ({
     ...opening,
     softClose: softCloseOf(opening.startMs),
+    increments: incrementsOf(opening.startMs),
     reserve: null,
     buyNow: null,
   }));
@@ -678,7 +706,10 @@ const toCommands = (
     return `ghost-${unknownBids}`;
   };
   const amountOf = (amount: Amount, view: ModelView, bidId: string): number => {
-    const next = view.leadingBidId === null ? view.startingPrice : minimumRaise(view.currentBid);
+    const next =
+      view.leadingBidId === null
+        ? view.startingPrice
+        : minimumRaise(view.currentBid, view.increments ?? 'one-dollar');
     const own = view.bids.find((b) => b.bidId === bidId)?.amount ?? view.currentBid;
     const base = {
       next,
@@ -698,6 +729,7 @@ const toCommands = (
       startingPrice: opening.startingPrice,
       endsAt: toIsoTime(nowMs + durationMs),
       image: null,
+      ...(opening.increments === undefined ? {} : { increments: opening.increments }),
       ...(opening.softClose ? { softClose: opening.softClose } : {}),
       ...(opening.reserve === null ? {} : { reservePrice: opening.reserve }),
       ...(opening.buyNow === null ? {} : { buyNowPrice: opening.buyNow }),
@@ -850,8 +882,9 @@ const toCommands = (
 };
 
 /**
- * Command sequences for one auction: a CreateAuction, then bids, edits, retractions, auction
- * edits, cancellations and closes from a seller and 3-5 bidders, at non-decreasing times. Most
+ * Command sequences for one auction: a CreateAuction (under either increment rule, or naming
+ * none, with or without soft close), then bids, edits, retractions, auction edits, cancellations
+ * and closes from a seller and 3-5 bidders, at non-decreasing times. Most
  * timelines end with a few commands at or after the end time. Amounts are chosen against the
  * reference model's state so they land on the rule boundaries (the minimum next bid, one cent
  * below it, the starting price, ...).

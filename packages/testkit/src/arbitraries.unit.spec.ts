@@ -153,11 +153,34 @@ describe('timelineArbitrary', () => {
       'BID_NOT_FOUND',
       'BID_ALREADY_EXISTS',
       'NOT_BID_OWNER',
+      'AUCTION_BOUGHT_NOW',
     ];
     for (const code of reached) expect(outcomes.get(code), code).toBeGreaterThan(0);
     for (const type of ['PlaceBid', 'EditBid', 'RetractBid', 'EditAuction', 'CancelAuction']) {
       expect(outcomes.get(`${type}:accepted`), type).toBeGreaterThan(0);
     }
     expect(outcomes.get('CloseAuction:accepted')).toBeGreaterThan(0);
+  });
+
+  it("opens auctions under each increment rule and naming none, and bids on each one's boundary", () => {
+    const timelines = fc.sample(timelineArbitrary(), { numRuns: 300, seed: 20_300_102 });
+    const bids = new Map<string, { accepted: number; tooLow: number }>();
+    for (const timeline of timelines) {
+      const [create] = timeline;
+      const rule = create?.type === 'CreateAuction' ? (create.data.increments ?? 'none') : 'none';
+      const count = bids.get(rule) ?? { accepted: 0, tooLow: 0 };
+      bids.set(rule, count);
+      const model = createModel();
+      for (const command of timeline) {
+        const outcome = model.apply(command);
+        if (command.type !== 'PlaceBid' || model.view().leadingBidId === null) continue;
+        if (outcome.accepted) count.accepted += 1;
+        else if (outcome.code === 'BID_TOO_LOW') count.tooLow += 1;
+      }
+    }
+    for (const rule of ['none', 'one-dollar', 'table']) {
+      expect(bids.get(rule)?.accepted, rule).toBeGreaterThan(20);
+      expect(bids.get(rule)?.tooLow, rule).toBeGreaterThan(5);
+    }
   });
 });

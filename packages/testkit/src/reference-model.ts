@@ -1,5 +1,5 @@
 import { incrementAt, rules } from '@auction/contracts';
-import type { AuctionCommand, ErrorCode } from '@auction/contracts';
+import type { AuctionCommand, ErrorCode, IncrementRule } from '@auction/contracts';
 
 /** Where the modelled auction stands; `None` until a CreateAuction is accepted. */
 export type ModelStatus = 'None' | 'Live' | 'Sold' | 'Expired' | 'Cancelled';
@@ -23,6 +23,8 @@ export interface ModelView {
   finalPrice: number | null;
   endsAt: string | null;
   startingPrice: number;
+  /** How much each bid must beat the current price by. */
+  increments: IncrementRule | null;
   reservePrice: number | null;
   buyNowPrice: number | null;
   /** Sorted by bidId. */
@@ -43,10 +45,13 @@ interface Auction {
   status: Exclude<ModelStatus, 'None'>;
   startingPrice: number;
   endsAt: string;
+  increments: IncrementRule;
   /** Soft close: a bid this close to the end pushes the end to the bid's time plus `extensionMs`. */
   softClose: { windowMs: number; extensionMs: number } | null;
   reservePrice: number | null;
   buyNowPrice: number | null;
+  /** Sold to a Buy It Now buyer: later bids, raises and purchases hear so. */
+  boughtNow: boolean;
 }
 
 /** A bid with the moment its maximum was set (on equal maxima the earlier one leads). */
@@ -59,14 +64,19 @@ const refused = (code: ErrorCode): ModelOutcome => ({ accepted: false, code });
 
 const ms = (iso: string): number => Date.parse(iso);
 
+/** The least a bid must beat `price` by: one dollar, or the published table's step at that price. */
+const step = (rule: IncrementRule, price: number): number =>
+  rule === 'one-dollar' ? 100 : incrementAt(price, 'table');
+
 /**
  * A deliberately naive model of the bidding rules, written from the rules' text alone: it keeps
  * a plain list of bids and rescans it for every question, so it can be checked by reading.
  *
- * Proxy bidding as the model reads it: the standing bids ranked by maximum (earlier first on
- * equal maxima); the first of them leads, at the least that beats the second's maximum by one
- * increment, but never more than its own maximum, never less than it already stands at, and at
- * least the reserve when its maximum reaches the reserve.
+ * Increments as the model reads them: a later bid beats the current price by $1, or, when the
+ * seller chose the table, by the table's step at that price. Proxy bidding: the standing bids
+ * ranked by maximum (earlier first on equal maxima); the first of them leads, at the least that
+ * beats the second's maximum by one such step, but never more than its own maximum, never less
+ * than it already stands at, and at least the reserve when its maximum reaches the reserve.
  */
 export const createModel = (): ReferenceModel => {
   let auction: Auction | null = null;
@@ -90,6 +100,10 @@ export const createModel = (): ReferenceModel => {
     bid.maxSetAt = maxima;
   };
 
+  /** Why a bid, raise, retraction or purchase is refused once the auction is not live. */
+  const notLive = (a: Auction): ErrorCode =>
+    a.boughtNow ? 'AUCTION_BOUGHT_NOW' : 'AUCTION_NOT_LIVE';
+
   /**
    * Brings the leader to the price the proxy rules give it. That is an automatic bid when the price
    * rises, or when the bid just placed or raised (`placed`) does not lead; like any bid, it may
@@ -100,7 +114,7 @@ export const createModel = (): ReferenceModel => {
     if (first === undefined) return;
     let price = first.amount;
     if (second !== undefined) {
-      const beat = second.maxAmount + incrementAt(second.maxAmount);
+      const beat = second.maxAmount + step(a.increments, second.maxAmount);
       price = Math.max(price, Math.min(first.maxAmount, beat));
     }
     if (a.reservePrice !== null && first.maxAmount >= a.reservePrice) {
@@ -166,9 +180,11 @@ export const createModel = (): ReferenceModel => {
         status: 'Live',
         startingPrice,
         endsAt,
+        increments: command.data.increments ?? 'one-dollar',
         softClose: command.data.softClose ?? null,
         reservePrice,
         buyNowPrice,
+        boughtNow: false,
       };
       return accepted;
     }
@@ -179,13 +195,13 @@ export const createModel = (): ReferenceModel => {
     switch (command.type) {
       case 'PlaceBid': {
         const { bidId, amount, maxAmount } = command.data;
-        if (a.status !== 'Live') return refused('AUCTION_NOT_LIVE');
+        if (a.status !== 'Live') return refused(notLive(a));
         if (hasEnded(a, now)) return refused('AUCTION_ENDED');
         if (actor === a.sellerId) return refused('OWN_AUCTION');
         if (findBid(bidId) !== undefined) return refused('BID_ALREADY_EXISTS');
         const highest = leader();
         const minimum =
-          highest === null ? a.startingPrice : highest.amount + incrementAt(highest.amount);
+          highest === null ? a.startingPrice : highest.amount + step(a.increments, highest.amount);
         if (amount < minimum) return refused('BID_TOO_LOW');
         if (maxAmount !== undefined && maxAmount < amount) return refused('MAXIMUM_BELOW_BID');
         const bid: Bid = {
@@ -205,7 +221,7 @@ export const createModel = (): ReferenceModel => {
 
       case 'BuyNow': {
         const { bidId, price } = command.data;
-        if (a.status !== 'Live') return refused('AUCTION_NOT_LIVE');
+        if (a.status !== 'Live') return refused(notLive(a));
         if (hasEnded(a, now)) return refused('AUCTION_ENDED');
         if (actor === a.sellerId) return refused('OWN_AUCTION');
         if (!buyNowOpen(a)) return refused('BUY_NOW_UNAVAILABLE');
@@ -222,12 +238,13 @@ export const createModel = (): ReferenceModel => {
         setMaximum(bid, price);
         bids.push(bid);
         a.status = 'Sold';
+        a.boughtNow = true;
         return accepted;
       }
 
       case 'EditBid': {
         const { bidId, amount, maxAmount } = command.data;
-        if (a.status !== 'Live') return refused('AUCTION_NOT_LIVE');
+        if (a.status !== 'Live') return refused(notLive(a));
         if (hasEnded(a, now)) return refused('AUCTION_ENDED');
         const bid = findBid(bidId);
         if (bid === undefined || bid.retracted) return refused('BID_NOT_FOUND');
@@ -235,7 +252,7 @@ export const createModel = (): ReferenceModel => {
         if (amount === undefined && maxAmount === undefined) return refused('BID_UNCHANGED');
         const highest = leader() ?? bid;
         const isHighest = highest.bidId === bid.bidId;
-        const beat = highest.amount + incrementAt(highest.amount);
+        const beat = highest.amount + step(a.increments, highest.amount);
         if (amount !== undefined && (isHighest ? amount <= bid.amount : amount < beat))
           return refused('BID_TOO_LOW');
         if (maxAmount !== undefined) {
@@ -257,7 +274,7 @@ export const createModel = (): ReferenceModel => {
       }
 
       case 'RetractBid': {
-        if (a.status !== 'Live') return refused('AUCTION_NOT_LIVE');
+        if (a.status !== 'Live') return refused(notLive(a));
         if (hasEnded(a, now)) return refused('AUCTION_ENDED');
         const bid = findBid(command.data.bidId);
         if (bid === undefined || bid.retracted) return refused('BID_NOT_FOUND');
@@ -350,6 +367,7 @@ export const createModel = (): ReferenceModel => {
       finalPrice: sold ? highest.amount : null,
       endsAt: auction?.endsAt ?? null,
       startingPrice: auction?.startingPrice ?? 0,
+      increments: auction?.increments ?? null,
       reservePrice: auction?.reservePrice ?? null,
       buyNowPrice: auction?.buyNowPrice ?? null,
       bids: bids

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DAY_MS, isoToMs, toIsoTime } from '@auction/contracts';
-import type { AuctionCommand, EditAuction, ErrorCode } from '@auction/contracts';
+import type { AuctionCommand, EditAuction, ErrorCode, IncrementRule } from '@auction/contracts';
 import { createModel } from './reference-model';
 import type { ModelView } from './reference-model';
 
@@ -18,7 +18,12 @@ const metadata = (actorId: string, time: string) => {
 const auctionId = 'auction-1';
 
 const create = (
-  data: { startingPrice?: number; endsAt?: string } = {},
+  data: {
+    startingPrice?: number;
+    endsAt?: string;
+    increments?: IncrementRule;
+    buyNowPrice?: number;
+  } = {},
   actor = 'seller',
   time = at(0),
 ): AuctionCommand => ({
@@ -31,9 +36,12 @@ const create = (
     startingPrice: data.startingPrice ?? 10_000,
     endsAt: data.endsAt ?? END,
     image: null,
+    ...(data.increments === undefined ? {} : { increments: data.increments }),
+    ...(data.buyNowPrice === undefined ? {} : { buyNowPrice: data.buyNowPrice }),
   },
   metadata: metadata(actor, time),
 });
+const table = () => create({ increments: 'table' });
 const place = (actor: string, bidId: string, amount: number, time = at(1)): AuctionCommand => ({
   type: 'PlaceBid',
   data: { auctionId, bidId, amount },
@@ -66,6 +74,11 @@ const cancel = (actor = 'seller', time = at(2)): AuctionCommand => ({
 const close = (time = END, actor = 'system'): AuctionCommand => ({
   type: 'CloseAuction',
   data: { auctionId },
+  metadata: metadata(actor, time),
+});
+const buyNow = (actor: string, bidId: string, price: number, time = at(1)): AuctionCommand => ({
+  type: 'BuyNow',
+  data: { auctionId, bidId, price },
   metadata: metadata(actor, time),
 });
 
@@ -102,6 +115,7 @@ describe('reference model', () => {
       finalPrice: null,
       endsAt: null,
       startingPrice: 0,
+      increments: null,
       reservePrice: null,
       buyNowPrice: null,
       bids: [],
@@ -125,6 +139,16 @@ describe('reference model', () => {
         .when(create({ startingPrice: 12_300 }))
         .thenAccepts();
       expect(view).toMatchObject({ status: 'Live', startingPrice: 12_300, endsAt: END });
+    });
+
+    it("takes the seller's increment rule, and the spec's one dollar when it names none", () => {
+      expect(given().when(create()).thenAccepts().increments).toBe('one-dollar');
+      expect(given().when(table()).thenAccepts().increments).toBe('table');
+      expect(
+        given()
+          .when(create({ increments: 'one-dollar' }))
+          .thenAccepts().increments,
+      ).toBe('one-dollar');
     });
 
     it('refuses a second create with AUCTION_ALREADY_EXISTS', () => {
@@ -185,8 +209,21 @@ describe('reference model', () => {
         .thenRejects('BID_TOO_LOW');
     });
 
-    it('needs the highest plus its increment ($2.50 at $200) once there are bids', () => {
+    it('needs the highest plus $1 once there are bids, by default', () => {
       const history = [create(), place('alice', 'b1', 20_000)];
+      given(...history)
+        .when(place('bob', 'b2', 20_100))
+        .thenAccepts();
+      given(...history)
+        .when(place('bob', 'b2', 20_099))
+        .thenRejects('BID_TOO_LOW');
+      given(...history)
+        .when(place('bob', 'b2', 20_000))
+        .thenRejects('BID_TOO_LOW');
+    });
+
+    it('needs the highest plus its increment ($2.50 at $200) under the table', () => {
+      const history = [table(), place('alice', 'b1', 20_000)];
       given(...history)
         .when(place('bob', 'b2', 20_250))
         .thenAccepts();
@@ -194,18 +231,33 @@ describe('reference model', () => {
         .when(place('bob', 'b2', 20_249))
         .thenRejects('BID_TOO_LOW');
       given(...history)
-        .when(place('bob', 'b2', 20_000))
+        .when(place('bob', 'b2', 20_100))
         .thenRejects('BID_TOO_LOW');
     });
 
     it('lets the leader raise by the same rule', () => {
-      const history = [create(), place('alice', 'b1', 20_000)];
+      const history = [table(), place('alice', 'b1', 20_000)];
       given(...history)
         .when(place('alice', 'b2', 20_250))
         .thenAccepts();
       given(...history)
         .when(place('alice', 'b2', 20_100))
         .thenRejects('BID_TOO_LOW');
+    });
+
+    it('answers a bid after a Buy It Now sale with AUCTION_BOUGHT_NOW', () => {
+      given(create({ buyNowPrice: 50_000 }), buyNow('bob', 'b0', 50_000))
+        .when(place('alice', 'b1', 60_000, at(2)))
+        .thenRejects('AUCTION_BOUGHT_NOW');
+      given(create({ buyNowPrice: 50_000 }), buyNow('bob', 'b0', 50_000))
+        .when(buyNow('alice', 'b1', 50_000, at(2)))
+        .thenRejects('AUCTION_BOUGHT_NOW');
+      given(create({ buyNowPrice: 50_000 }), buyNow('bob', 'b0', 50_000))
+        .when(editBid('bob', 'b0', 60_000))
+        .thenRejects('AUCTION_BOUGHT_NOW');
+      given(create({ buyNowPrice: 50_000 }), buyNow('bob', 'b0', 50_000))
+        .when(retract('bob', 'b0'))
+        .thenRejects('AUCTION_BOUGHT_NOW');
     });
 
     it('goes back to the starting price once every bid is retracted', () => {
@@ -264,7 +316,7 @@ describe('reference model', () => {
   });
 
   describe('EditBid', () => {
-    const history = [create(), place('alice', 'b1', 20_000), place('bob', 'b2', 30_000)];
+    const history = [table(), place('alice', 'b1', 20_000), place('bob', 'b2', 30_000)];
 
     it('lets the leader raise by any amount above their own', () => {
       const view = given(...history)
@@ -279,7 +331,22 @@ describe('reference model', () => {
         .thenRejects('BID_TOO_LOW');
     });
 
-    it('needs an outbid bid to reach the highest plus its increment ($5 at $300), then it leads', () => {
+    it('needs an outbid bid to reach the highest plus $1 by default', () => {
+      const history = [create(), place('alice', 'b1', 20_000), place('bob', 'b2', 30_000)];
+      given(...history)
+        .when(editBid('alice', 'b1', 30_099))
+        .thenRejects('BID_TOO_LOW');
+      expect(
+        given(...history)
+          .when(editBid('alice', 'b1', 30_100))
+          .thenAccepts(),
+      ).toMatchObject({
+        currentBid: 30_100,
+        leadingBidId: 'b1',
+      });
+    });
+
+    it('needs an outbid bid to reach the highest plus its increment ($5 at $300) under the table, then it leads', () => {
       given(...history)
         .when(editBid('alice', 'b1', 30_499))
         .thenRejects('BID_TOO_LOW');

@@ -1,6 +1,7 @@
 import {
   type AuctionView,
   type BidFacts,
+  type IncrementRule,
   type PublicUser,
   type SoftClose,
   bidView,
@@ -27,6 +28,7 @@ export interface AuctionFacts {
   readonly image: string | null;
   readonly sellerId: string;
   readonly endsAt: string;
+  readonly increments: IncrementRule;
   readonly softClose: SoftClose | null;
   readonly extended: boolean;
   readonly status: AuctionView['status'];
@@ -83,6 +85,7 @@ export const auctionView = (
     images: image,
     seller: user(facts.sellerId),
     auctionEndTime: facts.endsAt,
+    increments: facts.increments,
     softClose: facts.softClose,
     extended: facts.extended,
     ...priceView(facts),

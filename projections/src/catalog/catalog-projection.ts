@@ -1,4 +1,4 @@
-import type { AuctionEvent, CategoryCreated, SoftClose } from '@auction/contracts';
+import type { AuctionEvent, CategoryCreated, IncrementRule, SoftClose } from '@auction/contracts';
 import type { CollectionSpec, Doc } from '../read-store/read-store';
 import type { ProjectedEvent, Projection, UnitOfWork } from '../runner/projection';
 import { asAuctionEvent } from '@auction/contracts';
@@ -21,6 +21,8 @@ export type CatalogAuction = {
   readonly image: string | null;
   readonly sellerId: string;
   readonly endsAt: string;
+  /** Its increment rule; absent as in its AuctionCreated: created under the table (`legacyIncrementRule`). */
+  readonly increments?: IncrementRule;
   /** The soft close it was created with (absent in documents written before soft close). */
   readonly softClose?: SoftClose | null;
   /** Whether a bid in the soft-close window has moved the end. */
@@ -139,6 +141,7 @@ const applyAuctionEvent = async (
           image: d.image,
           sellerId: d.sellerId,
           endsAt: d.endsAt,
+          ...(d.increments === undefined ? {} : { increments: d.increments }),
           softClose: d.softClose ?? null,
           extended: false,
           reservePrice: d.reservePrice ?? null,

@@ -7,6 +7,7 @@ import {
   bidView,
   centsToDollars,
   deletedUser,
+  legacyIncrementRule,
   standingOrder,
 } from '@auction/contracts';
 import { type ImageUrl, storedImagePath } from '../images';
@@ -64,6 +65,7 @@ const factsOf = (
   image: auction.image,
   sellerId: auction.sellerId,
   endsAt: auction.endsAt,
+  increments: auction.increments ?? legacyIncrementRule,
   softClose: auction.softClose ?? null,
   extended: auction.extended ?? false,
   status: auction.status,

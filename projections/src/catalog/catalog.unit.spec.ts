@@ -75,6 +75,7 @@ describe('catalog projection: auctions', () => {
       images: { url: '/uploads/watch.png' },
       seller: { _id: 'sam', firstName: 'Deleted', lastName: 'user', image: null },
       auctionEndTime: iso(T0 + 86_400_000),
+      increments: 'one-dollar',
       softClose: null,
       extended: false,
       reserve: 'none',
@@ -90,6 +91,28 @@ describe('catalog projection: auctions', () => {
       finalPrice: null,
       revision: 0,
     });
+  });
+
+  it("shows the auction's increment rule, the table for one created before it was a choice", async () => {
+    const log = withCategories();
+    log.create('a1', { increments: 'table' });
+    log.create('a2');
+    log.append('auction-a3', 'AuctionCreated', {
+      auctionId: 'a3',
+      sellerId: 'sam',
+      title: 'Carriage clock',
+      description: 'Brass',
+      categoryId: 'antiques',
+      startingPrice: 10_000,
+      endsAt: iso(T0 + 86_400_000),
+      image: null,
+      at: iso(T0),
+    });
+    const h = await project(log);
+    expect((await detail(h, 'a1')).increments).toBe('table');
+    expect((await detail(h, 'a2')).increments).toBe('one-dollar');
+    expect((await detail(h, 'a3')).increments).toBe('table');
+    expect((await h.store.get(catalogAuctions.name, 'a3'))?.increments).toBeUndefined();
   });
 
   it('answers undefined for an unknown auction', async () => {

@@ -64,8 +64,10 @@ export const createAuctionThroughApi = async (
     category: string;
     startingPrice: number;
     endsAt: Date;
-    /** The server's default (on) unless set. */
+    /** The server's default (off) unless set. */
     softClose?: boolean;
+    /** The server's default (`one-dollar`) unless set. */
+    increments?: 'one-dollar' | 'table';
     /** Dollars; none unless set. */
     reservePrice?: number;
     buyNowPrice?: number;
@@ -80,6 +82,7 @@ export const createAuctionThroughApi = async (
       startingPrice: auction.startingPrice,
       auctionDate: auction.endsAt.toISOString(),
       ...(auction.softClose === undefined ? {} : { softClose: auction.softClose }),
+      ...(auction.increments === undefined ? {} : { increments: auction.increments }),
       ...(auction.reservePrice === undefined ? {} : { reservePrice: auction.reservePrice }),
       ...(auction.buyNowPrice === undefined ? {} : { buyNowPrice: auction.buyNowPrice }),
     },

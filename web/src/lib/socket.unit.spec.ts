@@ -52,6 +52,7 @@ const auctionAt = (revision: number): AuctionView => ({
   images: null,
   seller: person('seller'),
   auctionEndTime: AT,
+  increments: 'one-dollar',
   softClose: null,
   extended: false,
   reserve: 'none',

@@ -80,8 +80,8 @@ describe('POST /bid/placeBid', () => {
     expect(view.bids).toEqual([res.body.newBid]);
   });
 
-  it('lets the leader raise and accepts at least the current bid plus its increment', async () => {
-    const auctionId = await createAuction();
+  it('lets the leader raise and, under the table, accepts at least the current bid plus its increment', async () => {
+    const auctionId = await createAuctionOverHttp(seller.client, { increments: 'table' });
     await placed(alice, auctionId, 100);
     expectRefused(await place(bob, auctionId, 102.49), 409, 'Your bid must be at least $102.50');
     await placed(bob, auctionId, 102.5);
@@ -241,8 +241,8 @@ describe('PUT /bid/editBid/:bidId', () => {
     expect(view.bids[0]).toEqual(res.body.updatedBid);
   });
 
-  it('lets an outbid bidder raise past the leader only by at least the increment', async () => {
-    const auctionId = await createAuction();
+  it('lets an outbid bidder raise past the leader only by at least the increment (table)', async () => {
+    const auctionId = await createAuctionOverHttp(seller.client, { increments: 'table' });
     const low = await placed(alice, auctionId, 120);
     await placed(bob, auctionId, 130);
     expectRefused(await edit(alice, low, 132.49), 409, 'Your bid must be at least $132.50');

@@ -61,7 +61,10 @@ const auditEvents = async (user: TestUser, auctionId: string) => {
 
 describe('proxy bids', () => {
   it('answer a lower bid with an automatic bid, live, and keep each maximum to its bidder', async () => {
-    const auctionId = await createAuctionOverHttp(seller.client, { startingPrice: 100 });
+    const auctionId = await createAuctionOverHttp(seller.client, {
+      startingPrice: 100,
+      increments: 'table',
+    });
     const watcher = await connect(server);
     await watch(watcher, { auctionId, afterRevision: 0 });
 
@@ -105,6 +108,20 @@ describe('proxy bids', () => {
       watcher.heard,
     ])
       expect(JSON.stringify(seen)).not.toMatch(/377\.77|37777/);
+  });
+
+  it("bid one dollar over the rival's maximum on an auction created with the default rule", async () => {
+    const auctionId = await createAuctionOverHttp(seller.client, { startingPrice: 100 });
+    const first = await bid(alice, auctionId, 100, 377.77);
+    expect(await bid(bob, auctionId, 150)).toMatchObject({ leading: false, currentBid: 151 });
+    const higher = await bid(bob, auctionId, 152, 1000);
+    expect(higher).toMatchObject({ leading: true, currentBid: 378.77 });
+    expect(await fetchAuction(server, auctionId)).toMatchObject({
+      increments: 'one-dollar',
+      currentBid: 378.77,
+      leadingBidId: higher.newBid._id,
+    });
+    expect(first.newBid._id).not.toBe(higher.newBid._id);
   });
 
   it('lets the leader raise the maximum privately: the price stays, watchers hear nothing of it', async () => {
@@ -196,8 +213,9 @@ describe('Buy It Now', () => {
       json: { productId: auctionId, price: 240 },
     });
     expect(changed.status).toBe(409);
-    expect(changed.body).toMatchObject({
-      message: 'The Buy It Now price has changed; please check it and try again',
+    expect(changed.body).toEqual({
+      success: false,
+      message: 'The Buy It Now price has changed to $250.00',
     });
 
     const bought = await bob.client.post('/api/v1/bid/buyNow', {
@@ -216,6 +234,37 @@ describe('Buy It Now', () => {
       json: { productId: auctionId, price: 250 },
     });
     expect(again.status).toBe(409);
+  });
+
+  it('tells the buyer who loses the race, and every bid after it, that it sold with Buy It Now', async () => {
+    const auctionId = await createAuctionOverHttp(seller.client, {
+      startingPrice: 100,
+      reservePrice: 300,
+      buyNowPrice: 500,
+    });
+    const standing = await bid(alice, auctionId, 120);
+    const race = await Promise.all(
+      [alice, bob].map((buyer) =>
+        buyer.client.post('/api/v1/bid/buyNow', { json: { productId: auctionId, price: 500 } }),
+      ),
+    );
+    expect(race.map((res) => res.status).sort()).toEqual([201, 409]);
+    const soldWithBuyNow = { success: false, message: 'This auction was sold with Buy It Now' };
+    expect(race.find((res) => res.status === 409)?.body).toEqual(soldWithBuyNow);
+
+    const after = [
+      await bob.client.post('/api/v1/bid/placeBid', {
+        json: { productId: auctionId, bidAmount: 600 },
+      }),
+      await alice.client.put(`/api/v1/bid/editBid/${standing.newBid._id}`, {
+        json: { bidAmount: 600 },
+      }),
+      await alice.client.delete(`/api/v1/bid/deleteBid/${standing.newBid._id}`),
+    ];
+    for (const res of after) {
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual(soldWithBuyNow);
+    }
   });
 
   it('disappears with the first bid when there is no reserve', async () => {

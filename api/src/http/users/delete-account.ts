@@ -21,6 +21,7 @@ import type { AppDeps } from '../../app-deps';
 const SETTLED: ReadonlySet<ErrorCode> = new Set([
   'AUCTION_ENDED',
   'AUCTION_NOT_LIVE',
+  'AUCTION_BOUGHT_NOW',
   'AUCTION_CLOSED',
   'AUCTION_NOT_FOUND',
   'BID_NOT_FOUND',

@@ -238,6 +238,7 @@ describe('notifications to watchers', () => {
     const auctionId = await createAuctionOverHttp(seller.client, {
       title: 'Snow globe',
       endsInMs: 60_000,
+      softClose: true,
     });
     expect((await watch(erin, auctionId)).status).toBe(200);
     expect((await watch(frank, auctionId)).status).toBe(200);

@@ -3,6 +3,7 @@ import { Cents } from '../money';
 import { IsoTime } from '../time';
 import { Id } from '../ids';
 import { Sha256Hex } from '../events/metadata';
+import { IncrementRule } from '../increments';
 import {
   AuctionDescription,
   AuctionTitle,
@@ -46,6 +47,8 @@ export const CreateAuction = cmd('CreateAuction', {
   image: ImageRef,
   /** Absent or null: soft close off. */
   softClose: SoftClose.nullable().optional(),
+  /** Absent: `defaultIncrementRule` (the spec's one dollar). */
+  increments: IncrementRule.optional(),
   reservePrice: Cents.optional(),
   buyNowPrice: Cents.optional(),
 });

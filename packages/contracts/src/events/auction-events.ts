@@ -3,6 +3,7 @@ import { Cents } from '../money';
 import { IsoTime } from '../time';
 import { Id } from '../ids';
 import { rules } from '../rules';
+import { IncrementRule } from '../increments';
 
 /** A reference to an uploaded image (a URL path on our own server), or null. */
 export const ImageRef = z.string().min(1).max(512).nullable();
@@ -58,6 +59,11 @@ export const AuctionCreated = z.object({
     endsAt: IsoTime,
     image: ImageRef,
     softClose: SoftClose.nullable().optional(),
+    /**
+     * How much each bid must beat the current price by. Every new auction names it; absent: an
+     * auction created while the table applied to all (`legacyIncrementRule`).
+     */
+    increments: IncrementRule.optional(),
     /** The seller's secret minimum: bids below it are accepted but cannot win. Never shown to others. */
     reservePrice: Cents.optional(),
     /** Buying at this price closes the auction at once, while no bid reaches the reserve (or none is placed). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Dollars, MAX_CENTS, dollarsToCents } from '../money';
 import { Id } from '../ids';
+import { IncrementRule } from '../increments';
 import { rules } from '../rules';
 import { IsoTime, toIsoTime } from '../time';
 import { AuctionView, BidView, CategoryView, NotificationView } from './views';
@@ -82,11 +83,16 @@ const flag = z
   .optional()
   .transform((value) => value === true || value === 'true');
 
-/** Soft close (a bid in the last minutes moves the end): on unless the seller says `false`. */
+/** Soft close (a bid in the last minutes moves the end); absent: the operator's default. */
 const softCloseFlag = z
   .union([z.boolean(), z.enum(['true', 'false'])], { error: 'softClose must be true or false' })
   .optional()
-  .transform((value) => value !== false && value !== 'false');
+  .transform((value) => (value === undefined ? undefined : value === true || value === 'true'));
+
+/** How much each bid must beat the current price by; absent: the operator's default. */
+const incrementRule = z
+  .enum(IncrementRule.options, { error: 'increments must be "one-dollar" or "table"' })
+  .optional();
 
 const title = text('Title', maxLength.title, undefined, 'title');
 const description = text('Description', maxLength.description, undefined, 'multiline');
@@ -101,6 +107,7 @@ export const CreateAuctionBody = z.object(
     ),
     startingPrice,
     auctionDate: endTime('Auction end date'),
+    increments: incrementRule,
     softClose: softCloseFlag,
     reservePrice: optionalPrice('Reserve price'),
     buyNowPrice: optionalPrice('Buy It Now price'),

@@ -99,6 +99,37 @@ describe('the optional prices', () => {
   });
 });
 
+describe("the auction's bidding rules", () => {
+  it('leaves both to the operator when absent', () => {
+    const parsed = CreateAuctionBody.parse(auction());
+    expect(parsed.increments).toBeUndefined();
+    expect(parsed.softClose).toBeUndefined();
+  });
+
+  it.each([
+    [true, true],
+    ['true', true],
+    [false, false],
+    ['false', false],
+  ])('softClose %j (JSON or a form field) is %j', (softClose, on) => {
+    expect(CreateAuctionBody.parse(auction({ softClose })).softClose).toBe(on);
+  });
+
+  it.each(['one-dollar', 'table'])('takes increments %j', (increments) => {
+    expect(CreateAuctionBody.parse(auction({ increments })).increments).toBe(increments);
+  });
+
+  it.each([
+    [{ increments: 'percent' }, 'increments must be "one-dollar" or "table"'],
+    [{ increments: 1 }, 'increments must be "one-dollar" or "table"'],
+    [{ increments: '' }, 'increments must be "one-dollar" or "table"'],
+    [{ softClose: 'sometimes' }, 'softClose must be true or false'],
+    [{ softClose: 1 }, 'softClose must be true or false'],
+  ])('refuses %j, naming the field', (field, message) => {
+    expect(problem(CreateAuctionBody, auction(field))).toBe(message);
+  });
+});
+
 describe('texts and their limits (rules.maxLength)', () => {
   const { title, description, categoryName, categoryDescription } = rules.maxLength;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SoftClose } from '../events/auction-events';
+import { IncrementRule } from '../increments';
 
 /** What the API shows of a user next to their auctions and bids. Money in views is in dollars. */
 export const PublicUser = z.object({
@@ -40,6 +41,8 @@ export const AuctionView = z.object({
   images: ImageView,
   seller: PublicUser,
   auctionEndTime: z.string(),
+  /** How much each bid must beat the current price by: $1, or the published table. */
+  increments: IncrementRule,
   /** Soft close: a bid this close to the end moves it (null: the end never moves). */
   softClose: SoftClose.nullable(),
   /** Whether a bid in the soft-close window has moved the end. */

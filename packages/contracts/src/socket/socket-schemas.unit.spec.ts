@@ -41,6 +41,7 @@ const auction: AuctionView = {
   images: null,
   seller: { ...person, _id: 'u1' },
   auctionEndTime: AT,
+  increments: 'table',
   softClose: null,
   extended: false,
   reserve: 'none',

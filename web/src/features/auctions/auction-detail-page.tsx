@@ -1,12 +1,4 @@
-import {
-  type AuctionView,
-  type BidView,
-  type SoftClose,
-  centsToDollars,
-  dollarsToCents,
-  incrementAt,
-  minimumRaise,
-} from '@auction/contracts';
+import { type AuctionView, type BidView, type SoftClose } from '@auction/contracts';
 import { memo, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { AuctionImage } from '../../components/auction-image';
@@ -20,7 +12,7 @@ import { useNow } from '../../lib/use-now';
 import { Icon, type IconName } from '../../components/icons';
 import { useSession } from '../../lib/session/store';
 import { bidsApi } from '../../lib/auctions-api';
-import { BidAmountDialog, currentBidLine, highestBidLine } from './bid-forms';
+import { BidAmountDialog, currentBidLine, highestBidLine, nextBidOf } from './bid-forms';
 import { BidList, bidderName } from './bid-list';
 import { Countdown } from './countdown';
 import { useLiveAuction } from './live-auction-store';
@@ -248,12 +240,9 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
   const outbid = biddingOpen && hasStandingBid && !leading;
   const bidders = useMemo(() => distinctBidders(auction.bids), [auction.bids]);
   const sellerName = nameOf(auction.seller);
-  // The smallest raise follows the published increment table, as the server's check does.
-  const nextMin = centsToDollars(minimumRaise(dollarsToCents(auction.currentBid)));
-  const increment = centsToDollars(incrementAt(dollarsToCents(auction.currentBid)));
+  const { minimum: nextMin, note } = nextBidOf(auction);
   const placeMin = auction.bidCount > 0 ? nextMin : auction.startingPrice;
-  const incrementNote =
-    auction.bidCount > 0 ? ` Bids go up by at least ${formatMoney(increment)} at this price.` : '';
+  const incrementNote = auction.bidCount > 0 ? note : '';
   const latestNew = auction.bids.find((bid) => highlighted.has(bid._id));
 
   const closeDialog = useCallback(() => setDialog(null), []);

@@ -1,4 +1,13 @@
-import { AMOUNT_REQUIRED, BidAmount, hasAtMostTwoDecimals } from '@auction/contracts';
+import {
+  AMOUNT_REQUIRED,
+  type AuctionView,
+  BidAmount,
+  centsToDollars,
+  dollarsToCents,
+  hasAtMostTwoDecimals,
+  incrementAt,
+  minimumRaise,
+} from '@auction/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { memo, useId } from 'react';
 import { useForm } from 'react-hook-form';
@@ -155,6 +164,25 @@ export const BidAmountDialog = memo(function BidAmountDialog({
     </Modal>
   );
 });
+
+/**
+ * The smallest bid over the current one under the auction's own increment rule (dollars), and
+ * what the bid form's hint says of that rule; the server's check is the same.
+ */
+export const nextBidOf = (
+  auction: Pick<AuctionView, 'currentBid' | 'increments'>,
+): { readonly minimum: number; readonly note: string } => {
+  const current = dollarsToCents(auction.currentBid);
+  const minimum = centsToDollars(minimumRaise(current, auction.increments));
+  const step = formatMoney(centsToDollars(incrementAt(current, auction.increments)));
+  return {
+    minimum,
+    note:
+      auction.increments === 'table'
+        ? ` Bids go up by at least ${step} at this price.`
+        : ` Each bid must beat the current bid by at least ${step}.`,
+  };
+};
 
 export const highestBidLine = (currentBid: number) => `Highest Bid: ${formatMoney(currentBid)}`;
 export const currentBidLine = (amount: number) => `Current Bid: ${formatMoney(amount)}`;

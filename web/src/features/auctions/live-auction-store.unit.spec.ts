@@ -43,6 +43,7 @@ const view = (revision: number, bids: BidView[]): AuctionView => ({
   images: null,
   seller: person('seller'),
   auctionEndTime: new Date(Date.now() + 86_400_000).toISOString(),
+  increments: 'one-dollar',
   softClose: { windowMs: 120_000, extensionMs: 120_000 },
   extended: false,
   status: 'Live',

@@ -1,3 +1,4 @@
+import { rules } from '@auction/contracts';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { Link } from 'react-router';
 import { latestEndDate } from './auction-form';
@@ -80,6 +81,47 @@ export const EndDateField = ({
       {...registration}
     />
   </Field>
+);
+
+const minutes = (ms: number) => (ms === 60_000 ? '1 minute' : `${ms / 60_000} minutes`);
+
+/**
+ * The bidding rules a seller chooses for a new auction: how much each bid must beat the last by,
+ * and soft close. The defaults are the spec's: $1, and an end that never moves.
+ */
+export const BiddingRulesFields = ({
+  increments,
+  softClose,
+}: {
+  increments: UseFormRegisterReturn;
+  softClose: UseFormRegisterReturn;
+}) => (
+  <div className="field-row">
+    <Field
+      id="auction-increments"
+      label="Bid increments"
+      hint="The table raises the step with the price: $2.50 from $100, $5 from $250, up to $100 from $5,000."
+    >
+      <select {...fieldAria('auction-increments', undefined, true)} {...increments}>
+        <option value="one-dollar">Each bid at least $1 more (standard)</option>
+        <option value="table">Published increment table</option>
+      </select>
+    </Field>
+    <div className="field">
+      <div className="checkbox">
+        <input
+          type="checkbox"
+          {...fieldAria('auction-soft-close', undefined, true)}
+          {...softClose}
+        />
+        <label htmlFor="auction-soft-close">Soft close</label>
+      </div>
+      <p id="auction-soft-close-hint" className="field-hint">
+        A bid in the last {minutes(rules.softClose.windowMs)} extends bidding to{' '}
+        {minutes(rules.softClose.extensionMs)} after it. Off: bidding ends at the end time.
+      </p>
+    </div>
+  </div>
 );
 
 /** Cancel (back to My Auctions) and the submit button, which shows `busyLabel` while it runs. */

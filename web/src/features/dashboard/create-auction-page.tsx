@@ -1,4 +1,4 @@
-import type { CategoryView } from '@auction/contracts';
+import { type CategoryView, IncrementRule } from '@auction/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -22,6 +22,7 @@ import {
 import { Field, ImagePicker, fieldAria, refusalMessage } from '../../components/form-controls';
 import {
   AuctionFormActions,
+  BiddingRulesFields,
   DescriptionField,
   EndDateField,
   OptionalPriceField,
@@ -39,6 +40,8 @@ const CreateAuctionForm = z.object({
   auctionDate: createEndDateField(),
   reservePrice: optionalPriceField('reservePrice'),
   buyNowPrice: optionalPriceField('buyNowPrice'),
+  increments: IncrementRule,
+  softClose: z.boolean(),
 });
 type CreateAuctionForm = z.infer<typeof CreateAuctionForm>;
 
@@ -64,6 +67,8 @@ export const CreateAuctionPage = () => {
       auctionDate: '',
       reservePrice: '',
       buyNowPrice: '',
+      increments: 'one-dollar',
+      softClose: false,
     },
   });
 
@@ -93,6 +98,9 @@ export const CreateAuctionPage = () => {
     form.set('startingPrice', values.startingPrice);
     if (values.reservePrice !== '') form.set('reservePrice', values.reservePrice);
     if (values.buyNowPrice !== '') form.set('buyNowPrice', values.buyNowPrice);
+    // Both sent as chosen: the server's defaults are its operator's, which the form cannot know.
+    form.set('increments', values.increments);
+    form.set('softClose', String(values.softClose));
     // No date: the default end; today: 11:59 PM (the current time of day would be past on arrival).
     form.set('auctionDate', createAuctionEnd(values.auctionDate).at.toISOString());
     if (image) form.set('image', image);
@@ -197,6 +205,7 @@ export const CreateAuctionPage = () => {
             registration={register('buyNowPrice')}
           />
         </div>
+        <BiddingRulesFields increments={register('increments')} softClose={register('softClose')} />
         <p className="alert alert-warning" role="note">
           The category cannot be changed after the auction is created.
         </p>
