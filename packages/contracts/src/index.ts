@@ -47,6 +47,7 @@ export {
   AuctionTitle,
   AuctionDescription,
   CancellationReason,
+  RetractionReason,
   AuctionCreated,
   AuctionEdited,
   AuctionCancelled,
