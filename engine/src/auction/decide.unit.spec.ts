@@ -840,8 +840,11 @@ describe('evolve', () => {
         maxAmount: 10_000,
         maxSeq: 0,
         placedAt: at(1),
+        enteredAt: at(1),
         retracted: false,
+        retractedAt: null,
         automatic: false,
+        bound: false,
       },
       b2: {
         bidId: 'b2',
@@ -850,8 +853,11 @@ describe('evolve', () => {
         maxAmount: 10_100,
         maxSeq: 1,
         placedAt: at(1),
+        enteredAt: at(1),
         retracted: false,
+        retractedAt: null,
         automatic: false,
+        bound: false,
       },
     });
   });
@@ -872,8 +878,11 @@ describe('evolve', () => {
       maxAmount: 10_200,
       maxSeq: 2,
       placedAt: at(1),
+      enteredAt: at(2),
       retracted: false,
+      retractedAt: null,
       automatic: false,
+      bound: false,
     });
   });
 
@@ -886,7 +895,11 @@ describe('evolve', () => {
     ]);
 
     expect(state).toMatchObject({ currentBid: 10_000, leadingBidId: 'b1', lastAt: at(2) });
-    expect(state.bids.get('b2')).toMatchObject({ amount: 10_100, retracted: true });
+    expect(state.bids.get('b2')).toMatchObject({
+      amount: 10_100,
+      retracted: true,
+      retractedAt: at(2),
+    });
     expect(state.bids.get('b1')).toMatchObject({ retracted: false });
   });
 

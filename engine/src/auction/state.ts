@@ -1,5 +1,5 @@
 import { Map as ImmutableMap } from 'immutable';
-import type { AuctionState, BidState } from './decider-types';
+import type { AuctionState, BidState, BidderState } from './decider-types';
 
 export const initialState: AuctionState = {
   status: 'None',
@@ -20,6 +20,8 @@ export const initialState: AuctionState = {
   rankSecond: null,
   endingSoonFor: null,
   bids: ImmutableMap<string, BidState>(),
+  bidders: ImmutableMap<string, BidderState>(),
+  lastEntryBy: null,
   currentBid: 0,
   leadingBidId: null,
   lastAt: null,
@@ -32,4 +34,5 @@ export const initialState: AuctionState = {
 export const stateToJSON = (state: AuctionState) => ({
   ...state,
   bids: [...state.bids.values()].sort((a, b) => (a.bidId < b.bidId ? -1 : 1)),
+  bidders: Object.fromEntries([...state.bidders].sort(([a], [b]) => (a < b ? -1 : 1))),
 });
