@@ -462,8 +462,9 @@ describe('EditBid', () => {
 });
 
 describe('RetractBid', () => {
+  // Retractions are refused in an auction's last hour: these auctions end a day later.
   const threeBids = [
-    created(),
+    created({ endsAt: at(24 * 60) }),
     placed('alice', 'b1', 10_000),
     placed('bob', 'b2', 10_100),
     placed('alice', 'b3', 10_200),
@@ -498,7 +499,7 @@ describe('RetractBid', () => {
 
   it('leaves no current bid when the last bid is retracted', () => {
     const state = spec
-      .given([created(), placed('alice', 'b1', 10_000)])
+      .given([created({ endsAt: at(24 * 60) }), placed('alice', 'b1', 10_000)])
       .when(retract('alice', 'b1'))
       .then([retracted('alice', 'b1', 10_000, { currentBid: 0, leadingBidId: null }, NOW)]);
 

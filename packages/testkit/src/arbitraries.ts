@@ -227,7 +227,7 @@ type EndChange = { kind: 'same' } | { kind: 'shift'; ms: number } | { kind: 'fro
 type Intent =
   | { kind: 'place'; step: Step; actor: Actor; bidder: number; bid: BidRef; amount: Amount }
   | { kind: 'edit'; step: Step; actor: Actor; bid: BidRef; amount: Amount }
-  | { kind: 'retract'; step: Step; actor: Actor; bid: BidRef }
+  | { kind: 'retract'; step: Step; actor: Actor; bid: BidRef; forDeletion?: true }
   | {
       kind: 'editAuction';
       step: Step;
@@ -557,6 +557,37 @@ const extrasArbitrary: fc.Arbitrary<Extras> = fc.record({
   ),
 });
 
+/**
+ * What the retraction rules add to a timeline, drawn last like {@link Extras}: a longer auction
+ * (bidders may retract only before its last hour, so the common ones of up to an hour would
+ * allow none), and more retractions, some by an account's deletion, which no rule limits.
+ */
+interface Retractions {
+  /** Added to an opening's ordinary duration (up to an hour). */
+  longerMs: number;
+  /** Retractions spliced in after the `after`-th intent, by the bid's owner. */
+  inserts: { after: number; step: Step; bid: BidRef; forDeletion: boolean }[];
+}
+
+const retractionsArbitrary: fc.Arbitrary<Retractions> = fc.record({
+  longerMs: fc.oneof(
+    { weight: 2, arbitrary: fc.constant(0) },
+    { weight: 3, arbitrary: fc.integer({ min: 10 * MINUTE_MS, max: 2 * HOUR_MS }) },
+  ),
+  inserts: fc.array(
+    fc.record({
+      after: fc.integer({ min: -1, max: 46 }),
+      step: stepArbitrary,
+      bid: existingBidArbitrary,
+      forDeletion: fc.oneof(
+        { weight: 2, arbitrary: fc.constant(false) },
+        { weight: 1, arbitrary: fc.constant(true) },
+      ),
+    }),
+    { maxLength: 5 },
+  ),
+});
+
 const WINDOWS_MS = [1_000, 30_000, 2 * MINUTE_MS, 10 * MINUTE_MS];
 const EXTENSIONS_MS = [1_000, 45_000, 2 * MINUTE_MS, 5 * MINUTE_MS];
 
@@ -793,7 +824,7 @@ const toCommands = (
         const bidId = resolveBid(intent.bid, before);
         emit({
           type: 'RetractBid',
-          data: { auctionId, bidId },
+          data: { auctionId, bidId, ...(intent.forDeletion ? { reason: 'account-deleted' } : {}) },
           metadata: metadata(actorOf(intent.actor, bidOwners.get(bidId) ?? TIMELINE_SELLER)),
         });
         break;
@@ -867,16 +898,26 @@ export const timelineArbitrary = (
       crossingArbitrary,
       fc.array(afterEndIntentArbitrary, { maxLength: 6, size: 'max' }),
       extrasArbitrary,
+      retractionsArbitrary,
     )
-    .map(([opening, live, crossing, afterEnd, extras]) => {
+    .map(([opening, live, crossing, afterEnd, extras, retractions]) => {
       const pastEnd = afterEnd.map((intent, i) =>
         i === 0 ? { ...intent, step: crossing } : intent,
       );
       const planned = [...live, ...pastEnd].slice(0, maxLength);
       const intents: Intent[] = [];
       const maxima: (MaxChoice | null)[] = [];
-      const insertsAfter = (i: number) =>
-        extras.inserts.filter((insert) => insert.after === i).map((insert) => insert.intent);
+      const retraction = ({ step, bid, forDeletion }: Retractions['inserts'][number]): Intent => ({
+        kind: 'retract',
+        step,
+        actor: { kind: 'natural' },
+        bid,
+        ...(forDeletion ? { forDeletion } : {}),
+      });
+      const insertsAfter = (i: number) => [
+        ...extras.inserts.filter((insert) => insert.after === i).map((insert) => insert.intent),
+        ...retractions.inserts.filter((insert) => insert.after === i).map(retraction),
+      ];
       intents.push(...insertsAfter(-1));
       planned.forEach((intent, i) => {
         maxima[intents.length] = extras.maxima[i] ?? null;
@@ -884,15 +925,19 @@ export const timelineArbitrary = (
       });
       for (const insert of extras.inserts)
         if (insert.after >= planned.length) intents.push(insert.intent);
+      for (const insert of retractions.inserts)
+        if (insert.after >= planned.length) intents.push(retraction(insert));
       const reserve =
         extras.reserve === null ? null : Math.max(0, opening.startingPrice + extras.reserve);
       const buyNow =
         extras.buyNow === null
           ? null
           : Math.max(0, Math.max(opening.startingPrice, reserve ?? 0) + extras.buyNow);
+      const ordinary = opening.durationMs >= MINUTE_MS && opening.durationMs <= HOUR_MS;
+      const durationMs = ordinary ? opening.durationMs + retractions.longerMs : opening.durationMs;
       return toCommands(
         options.auctionId ?? 'auction-1',
-        { ...opening, reserve, buyNow },
+        { ...opening, durationMs, reserve, buyNow },
         intents.slice(0, maxLength),
         maxima,
       );
