@@ -19,9 +19,11 @@ export interface AuctionExtras {
 /** The engine's state at `revision` as the facts the one view builder reads. */
 const factsOf = (state: AuctionState, revision: number, extras: AuctionExtras): AuctionFacts => {
   const auctionId = state.auctionId ?? '';
-  const bids = [...state.bids.values()]
-    .filter((bid) => !bid.retracted)
-    .map((bid) => ({ ...bid, auctionId }));
+  const all = [...state.bids.values()];
+  const bids = all.filter((bid) => !bid.retracted).map((bid) => ({ ...bid, auctionId }));
+  const retractions = all.flatMap((bid) =>
+    bid.retractedAt === null ? [] : [{ ...bid, retractedAt: bid.retractedAt }],
+  );
   return {
     auctionId,
     title: state.title,
@@ -42,6 +44,7 @@ const factsOf = (state: AuctionState, revision: number, extras: AuctionExtras): 
     boughtNow: state.boughtNow,
     bids,
     bidCount: bids.length,
+    retractions,
     createdAt: extras.createdAt,
     winnerId: state.winnerId,
     finalPrice: state.finalPrice,
@@ -49,7 +52,7 @@ const factsOf = (state: AuctionState, revision: number, extras: AuctionExtras): 
   };
 };
 
-/** The users an auction's view names: seller, winner and standing bidders. */
+/** The users an auction's view names: seller, winner, standing bidders and the latest retractions'. */
 export const usersOfView = (state: AuctionState): string[] =>
   usersOfAuction(factsOf(state, 0, { createdAt: '', categoryName: '' })).filter((id) => id !== '');
 

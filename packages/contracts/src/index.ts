@@ -89,6 +89,7 @@ export {
   PublicUser,
   ImageView,
   BidView,
+  RetractionView,
   AuctionStatusView,
   AuctionView,
   CategoryView,
@@ -104,7 +105,17 @@ export {
   SessionUser,
   ProfileView,
 } from './http/views';
-export { type BidFacts, type Ranked, bidView, deletedUser, standingOrder } from './http/bid-view';
+export {
+  type BidFacts,
+  type Ranked,
+  type RetractionFacts,
+  RETRACTIONS_SHOWN,
+  bidView,
+  deletedUser,
+  latestRetractions,
+  retractionView,
+  standingOrder,
+} from './http/bid-view';
 export { WatchlistState, watchlistOperations } from './http/watchlist';
 export {
   AuditEvent,

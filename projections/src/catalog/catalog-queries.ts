@@ -2,7 +2,11 @@ import {
   type AuctionView,
   type CategoryView,
   type PublicUser,
+  RETRACTIONS_SHOWN,
   centsToDollars,
+  isoToMs,
+  rules,
+  toIsoTime,
 } from '@auction/contracts';
 import { type ImageUrl, storedImagePath } from '../images';
 import { type Page, type PageRequest, findPage } from '../paging';
@@ -46,7 +50,23 @@ const standingBids = async (
     ...(limit === undefined ? {} : { limit }),
   })) as CatalogBidDoc[];
 
-const factsOf = (auction: CatalogAuctionDoc, bids: readonly CatalogBidDoc[]): AuctionFacts => ({
+/** The latest retracted bids, newest first (as many as a detail or a list shows). */
+const latestRetracted = async (
+  store: ReadStore,
+  auctionId: string,
+  limit: number,
+): Promise<CatalogBidDoc[]> =>
+  (await store.find(catalogBids.name, {
+    where: { auctionId, retracted: true },
+    orderBy: [{ field: 'updatedAt', direction: 'desc' }],
+    limit,
+  })) as CatalogBidDoc[];
+
+const factsOf = (
+  auction: CatalogAuctionDoc,
+  bids: readonly CatalogBidDoc[],
+  retracted: readonly CatalogBidDoc[],
+): AuctionFacts => ({
   auctionId: auction._id,
   title: auction.title,
   description: auction.description,
@@ -73,6 +93,13 @@ const factsOf = (auction: CatalogAuctionDoc, bids: readonly CatalogBidDoc[]): Au
     automatic: bid.automatic,
   })),
   bidCount: auction.bidCount,
+  retractions: retracted.map((bid) => ({
+    bidId: bid._id,
+    bidderId: bid.bidderId,
+    amount: bid.amount,
+    placedAt: bid.createdAt,
+    retractedAt: bid.updatedAt,
+  })),
   createdAt: auction.createdAt,
   winnerId: auction.winnerId,
   finalPrice: auction.finalPrice,
@@ -88,7 +115,13 @@ const toAuctionViews = async (
   bidsPerAuction?: number,
 ): Promise<AuctionView[]> => {
   const facts = await Promise.all(
-    auctions.map(async (a) => factsOf(a, await standingBids(store, a._id, bidsPerAuction))),
+    auctions.map(async (a) =>
+      factsOf(
+        a,
+        await standingBids(store, a._id, bidsPerAuction),
+        await latestRetracted(store, a._id, bidsPerAuction ?? RETRACTIONS_SHOWN),
+      ),
+    ),
   );
   const ids = new Set(facts.flatMap(usersOfAuction));
   const found = ids.size === 0 ? new Map<string, PublicUser>() : await users.lookup([...ids]);
@@ -111,16 +144,18 @@ const findAuctions = async (
 
 /**
  * What only `viewerId` may see of an auction: their own secret maximum (the largest of their
- * standing bids', with that bid), and the reserve price when they are its seller.
+ * standing bids', with that bid), the bids they may still retract and until when, and the
+ * reserve price when they are its seller.
  */
 const viewerOf = async (
   store: ReadStore,
   auction: CatalogAuctionDoc,
   viewerId: string,
 ): Promise<NonNullable<AuctionView['viewer']>> => {
-  const mine = (await store.find(catalogBids.name, {
-    where: { bidderId: viewerId, retracted: false, auctionId: auction._id },
+  const all = (await store.find(catalogBids.name, {
+    where: { bidderId: viewerId, auctionId: auction._id },
   })) as CatalogBidDoc[];
+  const mine = all.filter((bid) => !bid.retracted);
   let best: CatalogBidDoc | null = null;
   for (const bid of mine)
     if (best === null || (bid.maxAmount ?? bid.amount) > (best.maxAmount ?? best.amount))
@@ -129,7 +164,29 @@ const viewerOf = async (
     bidId: best?._id ?? null,
     maxBid: best === null ? null : centsToDollars(best.maxAmount ?? best.amount),
     reservePrice: auction.sellerId === viewerId ? sellerViewer(auction).reservePrice : null,
+    retractable: retractableOf(auction, all),
   };
+};
+
+/**
+ * The viewer's bids the retraction rules would still let them take back, each until its grace
+ * period ends, from what the catalog records (the page also hides them in the last hour).
+ */
+const retractableOf = (
+  auction: CatalogAuctionDoc,
+  bids: readonly CatalogBidDoc[],
+): { bidId: string; until: string }[] => {
+  if (auction.status !== 'Live' || bids.some((bid) => bid.retracted || bid.answered)) return [];
+  return bids.flatMap((bid) =>
+    bid.bound || bid.enteredAt === undefined
+      ? []
+      : [
+          {
+            bidId: bid._id,
+            until: toIsoTime(isoToMs(bid.enteredAt) + rules.retraction.graceMs),
+          },
+        ],
+  );
 };
 
 /**

@@ -61,6 +61,7 @@ const auctionAt = (revision: number): AuctionView => ({
   status: 'Live',
   bids: [],
   bidCount: 0,
+  retractions: [],
   createdAt: AT,
   winner: null,
   finalPrice: null,

@@ -50,6 +50,7 @@ const auction: AuctionView = {
   status: 'Live',
   bids: [bid],
   bidCount: 1,
+  retractions: [],
   createdAt: AT,
   winner: null,
   finalPrice: null,

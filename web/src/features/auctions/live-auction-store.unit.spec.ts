@@ -48,6 +48,7 @@ const view = (revision: number, bids: BidView[]): AuctionView => ({
   status: 'Live',
   bids,
   bidCount: bids.length,
+  retractions: [],
   createdAt: new Date(0).toISOString(),
   winner: null,
   finalPrice: null,
