@@ -254,7 +254,9 @@ describe('a day on the marketplace, in a real browser', () => {
       const retracted = screen.getByRole('list', { name: 'Retracted bids' }).getByRole('listitem');
       await expect(retracted).toHaveCount(1);
       await expect(retracted).toContainText('Bob Bidder');
-      await expect(retracted).toContainText(/Retracted at \d{1,2}:\d{2}:\d{2} [AP]M/);
+      await expect(retracted.locator('time')).toHaveText(
+        /^Retracted at \d{1,2}:\d{2}:\d{2}\s[AP]M$/,
+      );
       await expect(retracted.locator('s')).toHaveText('$250');
     }
 
