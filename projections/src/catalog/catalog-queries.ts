@@ -266,6 +266,7 @@ const sellerViewer = (
 ): NonNullable<AuctionView['viewer']> => ({
   bidId: null,
   maxBid: null,
+  retractable: [],
   reservePrice:
     auction?.reservePrice === undefined || auction.reservePrice === null
       ? null
