@@ -22,6 +22,18 @@ import type { EventStore } from './event-store/event-store';
 import { isSnapshotStore } from './auction/snapshot';
 import { type WatchCommand, type WatchOutcome, Watchlists } from './watchlist/watchlist';
 
+/**
+ * A retraction for an account's deletion skips the bidders' retraction rules, so it is taken only
+ * from an account whose deletion this process has begun (`closeAccount`, or the closures it
+ * follows), never from anyone else.
+ */
+const forDeletionOnly = (command: AuctionCommand, closures: AccountClosures) =>
+  command.type === 'RetractBid' &&
+  command.data.reason === 'account-deleted' &&
+  !closures.isClosed(command.metadata.actorId)
+    ? rejection('FORBIDDEN')
+    : undefined;
+
 /** What readers may do with the event log: everything but write to it. */
 export type EventLog = Omit<EventStore, 'append' | 'close'>;
 
@@ -71,7 +83,7 @@ export class Engine implements CommandRouter {
 
   /** Auction and bid commands, ordered by one actor per auction (on its owner's node). */
   send(command: AuctionCommand): Promise<CommandOutcome> {
-    const refused = this.closures.refuse(command);
+    const refused = this.closures.refuse(command) ?? forDeletionOnly(command, this.closures);
     if (refused)
       return Promise.resolve({ ok: false, auctionId: command.data.auctionId, rejection: refused });
     const outcome = this.auctions.send(command);

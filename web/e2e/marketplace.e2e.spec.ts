@@ -251,6 +251,27 @@ describe('a day on the marketplace, in a real browser', () => {
     await expect(liveList(page).getByText('Bob Bidder')).toBeHidden();
     await expect(liveList(page).getByRole('listitem').first()).toContainText('$200');
     await expect(liveList(rival.page).getByText('Bob Bidder')).toBeHidden();
+
+    // Everyone sees the retraction, struck through, with its time.
+    for (const screen of [page, rival.page]) {
+      const retracted = screen.getByRole('list', { name: 'Retracted bids' }).getByRole('listitem');
+      await expect(retracted).toHaveCount(1);
+      await expect(retracted).toContainText('Bob Bidder');
+      await expect(retracted.locator('time')).toHaveText(
+        /^Retracted at \d{1,2}:\d{2}:\d{2}\s[AP]M$/,
+      );
+      await expect(retracted.locator('s')).toHaveText('$250');
+    }
+
+    // One retraction per auction: his next bid offers Edit, and no Delete.
+    await page.getByRole('button', { name: 'Place Bid' }).click();
+    const again = page.getByRole('dialog', { name: 'Place Bid' });
+    await again.getByLabel('Bid Amount').fill('300');
+    await again.getByRole('button', { name: 'Place Bid' }).click();
+    await expect(page.getByText('Bid Placed')).toBeVisible();
+    const next = liveList(page).getByRole('listitem').filter({ hasText: 'Bob Bidder' });
+    await expect(next.getByRole('button', { name: 'Edit bid' })).toBeVisible();
+    await expect(next.getByRole('button', { name: 'Delete bid' })).toHaveCount(0);
   });
 
   test('a cancelled auction says so, with no countdown, no bid form and nobody leading', async () => {

@@ -28,10 +28,12 @@ const factsOf = (
   bidsPerPage = BIDS_PAGE_SIZE,
 ): AuctionFacts => {
   const auctionId = state.auctionId ?? '';
-  const standing = [...state.bids.values()]
-    .filter((bid) => !bid.retracted)
-    .map((bid) => ({ ...bid, auctionId }));
+  const all = [...state.bids.values()];
+  const standing = all.filter((bid) => !bid.retracted).map((bid) => ({ ...bid, auctionId }));
   const { bids, nextCursor } = bidsPageOf(standing, { limit: bidsPerPage });
+  const retractions = all.flatMap((bid) =>
+    bid.retractedAt === null ? [] : [{ ...bid, retractedAt: bid.retractedAt }],
+  );
   return {
     auctionId,
     title: state.title,
@@ -54,6 +56,7 @@ const factsOf = (
     bids,
     bidsNextCursor: nextCursor,
     bidCount: standing.length,
+    retractions,
     createdAt: extras.createdAt,
     winnerId: state.winnerId,
     finalPrice: state.finalPrice,
@@ -61,7 +64,7 @@ const factsOf = (
   };
 };
 
-/** The users an auction's view names: seller, winner and the bidders of its first page. */
+/** The users an auction's view names: seller, winner, the bidders of its first page and of the latest retractions. */
 export const usersOfView = (state: AuctionState): string[] =>
   usersOfAuction(factsOf(state, 0, { createdAt: '', categoryName: '' })).filter((id) => id !== '');
 

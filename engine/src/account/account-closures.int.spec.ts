@@ -1,4 +1,4 @@
-import { auctionStream } from '@auction/contracts';
+import { type RetractBid, auctionStream } from '@auction/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuctionActorRegistry } from '../auction/actor-registry';
 import { Engine } from '../engine';
@@ -57,7 +57,9 @@ const eventually = async (check: () => Promise<void>, ms = 5000) => {
 
 describe('a closed account (its deletion has begun)', () => {
   it('can no longer bid, raise or sell, but can still retract and cancel', async () => {
-    expect((await engine.send(createAuction('a1', { seller: 'seller' }))).ok).toBe(true);
+    // It ends in a day: a bidder may retract only before an auction's last hour.
+    const a1 = createAuction('a1', { seller: 'seller', endsAt: T0 + 24 * 3_600_000 });
+    expect((await engine.send(a1)).ok).toBe(true);
     const own = await engine.send(createAuction('a2', { seller: LEAVER }));
     const bid = placeBid('a1', LEAVER, 20_000, T0 + 1000);
     expect((await engine.send(bid)).ok).toBe(true);
@@ -114,11 +116,19 @@ describe('a closed account (its deletion has begun)', () => {
       expect(await typesOf('a2')).toEqual(['AuctionCreated', 'AuctionCancelled']);
     });
     const [retraction] = (await env.store.readStream(auctionStream('a1'))).slice(2);
-    expect(retraction?.data).toMatchObject({ bidId: late.data.bidId, bidderId: LEAVER });
-    // Another node reacting to the same event sends the same command: nothing more is written.
-    const echoed = await otherNode.send({
+    expect(retraction?.data).toMatchObject({
+      bidId: late.data.bidId,
+      bidderId: LEAVER,
+      reason: 'account-deleted',
+    });
+    // Another node reacting to the same event (it has heard of the closure by then) sends the
+    // same command: nothing more is written.
+    const heard = new AccountClosures({ store: env.store });
+    await heard.load();
+    const thirdNode = new Engine({ store: env.store, closures: heard });
+    const echoed = await thirdNode.send({
       type: 'RetractBid',
-      data: { auctionId: 'a1', bidId: late.data.bidId },
+      data: { auctionId: 'a1', bidId: late.data.bidId, reason: 'account-deleted' },
       metadata: {
         commandId: (retraction?.metadata as { commandId: string }).commandId,
         actorId: LEAVER,
@@ -126,7 +136,37 @@ describe('a closed account (its deletion has begun)', () => {
         at: iso(T0 + 20_000),
       },
     });
+    await thirdNode.close();
     expect(echoed.ok).toBe(true);
+    expect(await typesOf('a1')).toEqual(['AuctionCreated', 'BidPlaced', 'BidRetracted']);
+  });
+
+  it('lets only a closed account retract for its deletion, past the bidders’ rules', async () => {
+    expect((await engine.send(createAuction('a1', { seller: 'seller' }))).ok).toBe(true);
+    const bid = placeBid('a1', LEAVER, 20_000, T0 + 1000);
+    expect((await engine.send(bid)).ok).toBe(true);
+    const forDeletion = (at: number): RetractBid => ({
+      type: 'RetractBid',
+      data: { auctionId: 'a1', bidId: bid.data.bidId, reason: 'account-deleted' },
+      metadata: {
+        commandId: `delete-${at}`,
+        actorId: LEAVER,
+        correlationId: 'delete',
+        at: iso(at),
+      },
+    });
+    // Still open: the reason is the server's to give, and its user is refused.
+    expect(await engine.send(forDeletion(T0 + 2000))).toMatchObject({
+      ok: false,
+      rejection: { code: 'FORBIDDEN' },
+    });
+    // A bidder's own retraction in the auction's last hour is refused; the deletion's is not.
+    expect(await engine.send(retractBid('a1', LEAVER, bid.data.bidId, T0 + 2000))).toMatchObject({
+      ok: false,
+      rejection: { code: 'RETRACTION_CLOSING' },
+    });
+    await closeLeaver();
+    expect((await engine.send(forDeletion(T0 + 7000))).ok).toBe(true);
     expect(await typesOf('a1')).toEqual(['AuctionCreated', 'BidPlaced', 'BidRetracted']);
   });
 

@@ -159,7 +159,11 @@ const undoCommand = (
   return created.type === 'BidPlaced'
     ? {
         type: 'RetractBid',
-        data: { auctionId: created.data.auctionId, bidId: created.data.bidId },
+        data: {
+          auctionId: created.data.auctionId,
+          bidId: created.data.bidId,
+          reason: 'account-deleted',
+        },
         metadata: { ...metadata, actorId: created.data.bidderId },
       }
     : {

@@ -19,7 +19,7 @@ import {
   rules,
   toIsoTime,
 } from '@auction/contracts';
-import type { AuctionState, Decision } from './decider-types';
+import type { AuctionState, BidState, Decision } from './decider-types';
 import { evolve } from './evolve';
 import { automaticBid, buyNowOpen, rankAll } from './proxy';
 import { announceEndingSoon } from './ending-soon';
@@ -306,12 +306,32 @@ const editBid = ({ data, metadata }: EditBid, state: AuctionState, now: string):
   });
 };
 
+/**
+ * Why the bidder may not take `bid` back at `now`, or null. Each reason rests on what the bidder
+ * already knows (the public end, their own retractions, what was answered or extended where they
+ * could see it), so no refusal tells them anything new.
+ */
+const retractionProblem = (state: AuctionState, bid: BidState, now: string): ErrorCode | null => {
+  const { graceMs, closingMs } = rules.retraction;
+  const nowMs = isoToMs(now);
+  if (state.endsAt !== null && isoToMs(state.endsAt) - nowMs <= closingMs)
+    return 'RETRACTION_CLOSING';
+  const bidder = state.bidders.get(bid.bidderId);
+  if (bidder !== undefined && bidder.retractions > 0) return 'RETRACTION_LIMIT_REACHED';
+  if (bid.bound || bidder?.answered === true) return 'BID_BINDING';
+  if (nowMs - isoToMs(bid.enteredAt) > graceMs) return 'RETRACTION_GRACE_OVER';
+  return null;
+};
+
 const retractBid = ({ data, metadata }: RetractBid, state: AuctionState, now: string): Decision => {
   const problem = biddingProblem(state, now);
   if (problem) return refuse(problem);
   const bid = state.bids.get(data.bidId);
   if (!bid || bid.retracted) return refuse('BID_NOT_FOUND');
   if (bid.bidderId !== metadata.actorId) return refuse('NOT_BID_OWNER');
+  const byAccountDeletion = data.reason === 'account-deleted';
+  const rule = byAccountDeletion ? null : retractionProblem(state, bid, now);
+  if (rule) return refuse(rule);
   // The lead falls to the best remaining maximum, at the amount it stands at (an automatic bid
   // then lifts it to its proxy price when the remaining maxima call for more).
   const next =
@@ -325,14 +345,16 @@ const retractBid = ({ data, metadata }: RetractBid, state: AuctionState, now: st
     state.leadingBidId === bid.bidId ? (next?.bidId ?? null) : state.leadingBidId;
   return acceptWithProxies(state, now, {
     type: 'BidRetracted',
+    // Keys in sorted order, so the hash chain's canonical JSON is plain `JSON.stringify`.
     data: {
+      amount: bid.amount,
+      at: now,
       auctionId: data.auctionId,
       bidId: bid.bidId,
       bidderId: bid.bidderId,
-      amount: bid.amount,
       currentBid,
       leadingBidId,
-      at: now,
+      ...(byAccountDeletion ? { reason: 'account-deleted' as const } : {}),
     },
   });
 };

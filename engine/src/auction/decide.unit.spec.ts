@@ -525,8 +525,9 @@ describe('EditBid', () => {
 });
 
 describe('RetractBid', () => {
+  // Retractions are refused in an auction's last hour: these auctions end a day later.
   const threeBids = [
-    created(),
+    created({ endsAt: at(24 * 60) }),
     placed('alice', 'b1', 10_000),
     placed('bob', 'b2', 10_100),
     placed('alice', 'b3', 10_200),
@@ -561,7 +562,7 @@ describe('RetractBid', () => {
 
   it('leaves no current bid when the last bid is retracted', () => {
     const state = spec
-      .given([created(), placed('alice', 'b1', 10_000)])
+      .given([created({ endsAt: at(24 * 60) }), placed('alice', 'b1', 10_000)])
       .when(retract('alice', 'b1'))
       .then([retracted('alice', 'b1', 10_000, { currentBid: 0, leadingBidId: null }, NOW)]);
 
@@ -903,8 +904,11 @@ describe('evolve', () => {
         maxAmount: 10_000,
         maxSeq: 0,
         placedAt: at(1),
+        enteredAt: at(1),
         retracted: false,
+        retractedAt: null,
         automatic: false,
+        bound: false,
       },
       b2: {
         bidId: 'b2',
@@ -913,8 +917,11 @@ describe('evolve', () => {
         maxAmount: 10_100,
         maxSeq: 1,
         placedAt: at(1),
+        enteredAt: at(1),
         retracted: false,
+        retractedAt: null,
         automatic: false,
+        bound: false,
       },
     });
   });
@@ -935,8 +942,11 @@ describe('evolve', () => {
       maxAmount: 10_200,
       maxSeq: 2,
       placedAt: at(1),
+      enteredAt: at(2),
       retracted: false,
+      retractedAt: null,
       automatic: false,
+      bound: false,
     });
   });
 
@@ -949,7 +959,11 @@ describe('evolve', () => {
     ]);
 
     expect(state).toMatchObject({ currentBid: 10_000, leadingBidId: 'b1', lastAt: at(2) });
-    expect(state.bids.get('b2')).toMatchObject({ amount: 10_100, retracted: true });
+    expect(state.bids.get('b2')).toMatchObject({
+      amount: 10_100,
+      retracted: true,
+      retractedAt: at(2),
+    });
     expect(state.bids.get('b1')).toMatchObject({ retracted: false });
   });
 

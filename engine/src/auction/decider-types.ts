@@ -17,9 +17,26 @@ export interface BidState {
   /** When the maximum was set, as the auction's count of maxima so far: on equal maxima the earlier leads. */
   readonly maxSeq: number;
   readonly placedAt: string;
+  /** When its bidder last entered it: placed it, raised its amount or raised its maximum. */
+  readonly enteredAt: string;
   readonly retracted: boolean;
+  /** When it was retracted, null while it stands. */
+  readonly retractedAt: string | null;
   /** Whether an automatic bid set `amount` last. */
   readonly automatic: boolean;
+  /**
+   * Whether its bidder can no longer retract it: an automatic bid raised it (its price answered a
+   * rival's maximum or the reserve), or its placement, raise or automatic bid moved the end.
+   */
+  readonly bound: boolean;
+}
+
+/** What one bidder has done on one auction that limits their retractions. */
+export interface BidderState {
+  /** Bids they retracted themselves (an account deletion's retractions do not count). */
+  readonly retractions: number;
+  /** Whether another's maximum answered one of their bids or raises at once (outbid at once). */
+  readonly answered: boolean;
 }
 
 /** What the decider knows of one auction: the fold of its events. */
@@ -53,6 +70,13 @@ export interface AuctionState {
   readonly endingSoonFor: string | null;
   /** Every bid ever placed, retracted ones kept and marked (persistent map: cheap to evolve). */
   readonly bids: ImmutableMap<string, BidState>;
+  /** What the retraction rules remember of each bidder who needs it (absent: nothing yet). */
+  readonly bidders: ImmutableMap<string, BidderState>;
+  /**
+   * The bidder whose bid, raise or maximum raise is the last event folded (null after any other
+   * event): an automatic bid for someone else right after it answered them at once.
+   */
+  readonly lastEntryBy: string | null;
   /** Highest non-retracted amount in cents, 0 when none. */
   readonly currentBid: number;
   readonly leadingBidId: string | null;

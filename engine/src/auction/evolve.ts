@@ -1,5 +1,5 @@
 import { type AuctionEvent, legacyIncrementRule } from '@auction/contracts';
-import type { AuctionState, BidState } from './decider-types';
+import type { AuctionState, BidState, BidderState } from './decider-types';
 import { rankRaised, rankRetracted } from './proxy';
 import { endingSoonAnnounced } from './ending-soon';
 
@@ -8,9 +8,19 @@ const patchBid = (state: AuctionState, bidId: string, patch: Partial<BidState>) 
   return bid ? state.bids.set(bidId, { ...bid, ...patch }) : state.bids;
 };
 
+const patchBidder = (
+  state: AuctionState,
+  bidderId: string,
+  patch: (bidder: BidderState) => Partial<BidderState>,
+) => {
+  const bidder = state.bidders.get(bidderId) ?? { retractions: 0, answered: false };
+  return state.bidders.set(bidderId, { ...bidder, ...patch(bidder) });
+};
+
 /** `(state, event) → state`: pure, total over valid histories. */
 export const evolve = (state: AuctionState, event: AuctionEvent): AuctionState => {
-  const next = fold1(state, event);
+  let next = fold1(state, event);
+  if (next.lastEntryBy !== null && !isEntry(event)) next = { ...next, lastEntryBy: null };
   // The proxy ranking follows every maximum set and every retraction.
   if (event.type === 'BidPlaced' || event.type === 'BidMaximumRaised')
     return { ...next, ...rankRaised(next, event.data.bidId) };
@@ -18,6 +28,18 @@ export const evolve = (state: AuctionState, event: AuctionEvent): AuctionState =
     return { ...next, ...rankRaised(next, event.data.bidId) };
   if (event.type === 'BidRetracted') return { ...next, ...rankRetracted(next, event.data.bidId) };
   return next;
+};
+
+/** A bidder's own bid, raise or maximum raise: an automatic bid for another right after it answers it. */
+const isEntry = (event: AuctionEvent): boolean =>
+  event.type === 'BidPlaced' || event.type === 'BidEdited' || event.type === 'BidMaximumRaised';
+
+/** After an automatic bid: whoever entered the event before it, if another, was answered at once. */
+const answered = (state: AuctionState, bidderId: string) => {
+  const by = state.lastEntryBy;
+  return by === null || by === bidderId
+    ? state.bidders
+    : patchBidder(state, by, () => ({ answered: true }));
 };
 
 const fold1 = (state: AuctionState, event: AuctionEvent): AuctionState => {
@@ -69,13 +91,17 @@ const fold1 = (state: AuctionState, event: AuctionEvent): AuctionState => {
           maxAmount: Math.max(d.amount, d.maxAmount ?? 0),
           maxSeq: state.maxSeq,
           placedAt: d.at,
+          enteredAt: d.at,
           retracted: false,
+          retractedAt: null,
           automatic: false,
+          bound: d.endsAt !== undefined,
         }),
         maxSeq: state.maxSeq + 1,
         currentBid: d.amount,
         leadingBidId: d.bidId,
         ...(d.endsAt === undefined ? {} : { endsAt: d.endsAt, extended: true }),
+        lastEntryBy: d.bidderId,
         lastAt: d.at,
       };
     }
@@ -90,13 +116,16 @@ const fold1 = (state: AuctionState, event: AuctionEvent): AuctionState => {
         bids: patchBid(state, d.bidId, {
           amount: d.amount,
           maxAmount,
+          enteredAt: d.at,
           automatic: false,
           ...(raised ? { maxSeq: state.maxSeq } : {}),
+          ...(d.endsAt === undefined ? {} : { bound: true }),
         }),
         maxSeq: raised ? state.maxSeq + 1 : state.maxSeq,
         currentBid: d.amount,
         leadingBidId: d.bidId,
         ...(d.endsAt === undefined ? {} : { endsAt: d.endsAt, extended: true }),
+        lastEntryBy: d.bidderId,
         lastAt: d.at,
       };
     }
@@ -104,8 +133,13 @@ const fold1 = (state: AuctionState, event: AuctionEvent): AuctionState => {
       const d = event.data;
       return {
         ...state,
-        bids: patchBid(state, d.bidId, { maxAmount: d.maxAmount, maxSeq: state.maxSeq }),
+        bids: patchBid(state, d.bidId, {
+          maxAmount: d.maxAmount,
+          maxSeq: state.maxSeq,
+          enteredAt: d.at,
+        }),
         maxSeq: state.maxSeq + 1,
+        lastEntryBy: d.bidderId,
         lastAt: d.at,
       };
     }
@@ -113,10 +147,12 @@ const fold1 = (state: AuctionState, event: AuctionEvent): AuctionState => {
       const d = event.data;
       return {
         ...state,
-        bids: patchBid(state, d.bidId, { amount: d.amount, automatic: true }),
+        bids: patchBid(state, d.bidId, { amount: d.amount, automatic: true, bound: true }),
+        bidders: answered(state, d.bidderId),
         currentBid: d.amount,
         leadingBidId: d.bidId,
         ...(d.endsAt === undefined ? {} : { endsAt: d.endsAt, extended: true }),
+        lastEntryBy: null,
         lastAt: d.at,
       };
     }
@@ -124,7 +160,11 @@ const fold1 = (state: AuctionState, event: AuctionEvent): AuctionState => {
       const d = event.data;
       return {
         ...state,
-        bids: patchBid(state, d.bidId, { retracted: true }),
+        bids: patchBid(state, d.bidId, { retracted: true, retractedAt: d.at }),
+        bidders:
+          d.reason === 'account-deleted'
+            ? state.bidders
+            : patchBidder(state, d.bidderId, (b) => ({ retractions: b.retractions + 1 })),
         currentBid: d.currentBid,
         leadingBidId: d.leadingBidId,
         lastAt: d.at,

@@ -170,6 +170,7 @@ describe('proxy bids', () => {
   });
 
   it('when the leader retracts, the next maximum leads at its second price', () => {
+    // An automatic bid raised carol's bid, so only her account's deletion can take it back.
     spec
       .given([
         created(),
@@ -179,7 +180,7 @@ describe('proxy bids', () => {
         placed('carol', 'b3', 15_500, { maxAmount: 40_000 }),
         automatic('carol', 'b3', 15_500, 20_250),
       ])
-      .when(command('RetractBid', 'carol', { bidId: 'b3' }))
+      .when(command('RetractBid', 'carol', { bidId: 'b3', reason: 'account-deleted' }))
       .then([
         event('BidRetracted', {
           bidId: 'b3',
@@ -187,6 +188,7 @@ describe('proxy bids', () => {
           amount: 20_250,
           currentBid: 15_250,
           leadingBidId: 'b1',
+          reason: 'account-deleted',
         }),
       ]);
   });

@@ -69,7 +69,8 @@ beforeEach(async () => {
   reads = spy.reads;
   bus = new AuctionActorRegistry({ store: spy.store });
   amount = 10_000;
-  expect((await bus.send(createAuction(A))).ok).toBe(true);
+  // It ends in a day: a bid may be retracted only before an auction's last hour.
+  expect((await bus.send(createAuction(A, { endsAt: T0 + 24 * 3_600_000 }))).ok).toBe(true);
 });
 
 afterEach(async () => {

@@ -7,7 +7,7 @@ import {
   committedCommand,
   learnEvent,
 } from './command-dedup';
-import type { AuctionState, BidState } from './decider-types';
+import type { AuctionState, BidState, BidderState } from './decider-types';
 import { evolve } from './evolve';
 import { initialState } from './state';
 
@@ -73,7 +73,11 @@ type BidRow = [
   maxAmount: number,
   maxSeq: number,
   automatic: 0 | 1,
+  enteredAt: string,
+  retractedAt: string | null,
+  bound: 0 | 1,
 ];
+type BidderRow = [bidderId: string, retractions: number, answered: 0 | 1];
 type CommandRow = [
   commandId: string,
   first: number,
@@ -88,9 +92,11 @@ type CommandRow = [
 
 interface Payload {
   readonly headHash: string;
-  readonly state: Omit<AuctionState, 'bids'>;
+  readonly state: Omit<AuctionState, 'bids' | 'bidders'>;
   /** In the state map's own iteration order, so the rebuilt map iterates alike. */
   readonly bids: BidRow[];
+  /** Likewise. */
+  readonly bidders: BidderRow[];
   readonly commands: CommandRow[];
 }
 
@@ -102,7 +108,7 @@ export const encodeSnapshot = (
   view: ActorView,
   commands: Iterable<[string, CommittedCommand]>,
 ): StoredSnapshot => {
-  const { bids, ...scalars } = view.state;
+  const { bids, bidders, ...scalars } = view.state;
   const bidRows: BidRow[] = [];
   for (const bid of bids.values())
     bidRows.push([
@@ -114,7 +120,13 @@ export const encodeSnapshot = (
       bid.maxAmount,
       bid.maxSeq,
       bid.automatic ? 1 : 0,
+      bid.enteredAt,
+      bid.retractedAt,
+      bid.bound ? 1 : 0,
     ]);
+  const bidderRows: BidderRow[] = [];
+  for (const [bidderId, bidder] of bidders)
+    bidderRows.push([bidderId, bidder.retractions, bidder.answered ? 1 : 0]);
   const commandRows: CommandRow[] = [];
   for (const [commandId, record] of commands) {
     if (record.last > view.revision) continue;
@@ -134,6 +146,7 @@ export const encodeSnapshot = (
     headHash: view.headHash,
     state: scalars,
     bids: bidRows,
+    bidders: bidderRows,
     commands: commandRows,
   };
   return { revision: view.revision, version: SNAPSHOT_VERSION, payload: JSON.stringify(payload) };
@@ -158,6 +171,9 @@ export const decodeSnapshot = (
         maxAmount,
         maxSeq,
         automatic,
+        enteredAt,
+        retractedAt,
+        bound,
       ] of payload.bids)
         map.set(bidId, {
           bidId,
@@ -166,11 +182,18 @@ export const decodeSnapshot = (
           maxAmount,
           maxSeq,
           placedAt,
+          enteredAt,
           retracted: retracted === 1,
+          retractedAt,
           automatic: automatic === 1,
+          bound: bound === 1,
         });
     });
-    const state: AuctionState = { ...initialState, ...payload.state, bids };
+    const bidders = ImmutableMap<string, BidderState>().withMutations((map) => {
+      for (const [bidderId, retractions, answered] of payload.bidders)
+        map.set(bidderId, { retractions, answered: answered === 1 });
+    });
+    const state: AuctionState = { ...initialState, ...payload.state, bids, bidders };
     const commands: LearnedCommand[] = payload.commands.map(
       ([commandId, first, last, position, currentBid, leadingBidId, status, request]) => ({
         commandId,

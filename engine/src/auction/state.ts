@@ -1,6 +1,6 @@
 import { Map as ImmutableMap } from 'immutable';
 import { defaultIncrementRule } from '@auction/contracts';
-import type { AuctionState, BidState } from './decider-types';
+import type { AuctionState, BidState, BidderState } from './decider-types';
 
 export const initialState: AuctionState = {
   status: 'None',
@@ -22,6 +22,8 @@ export const initialState: AuctionState = {
   rankSecond: null,
   endingSoonFor: null,
   bids: ImmutableMap<string, BidState>(),
+  bidders: ImmutableMap<string, BidderState>(),
+  lastEntryBy: null,
   currentBid: 0,
   leadingBidId: null,
   lastAt: null,
@@ -34,4 +36,5 @@ export const initialState: AuctionState = {
 export const stateToJSON = (state: AuctionState) => ({
   ...state,
   bids: [...state.bids.values()].sort((a, b) => (a.bidId < b.bidId ? -1 : 1)),
+  bidders: Object.fromEntries([...state.bidders].sort(([a], [b]) => (a < b ? -1 : 1))),
 });

@@ -1,4 +1,7 @@
 import { formatCents } from './money';
+import { rules } from './rules';
+
+const minutes = (ms: number): string => `${ms / 60_000} minutes`;
 
 /**
  * The one vocabulary of failures. Each code has the HTTP status it encodes to and the message a
@@ -90,6 +93,23 @@ export const errorCatalog = {
   BID_NOT_FOUND: { status: 404, message: 'Bid not found' },
   BID_ALREADY_EXISTS: { status: 409, message: 'This bid has already been placed' },
   NOT_BID_OWNER: { status: 403, message: 'You can only change your own bids' },
+  RETRACTION_CLOSING: {
+    status: 409,
+    message: 'Bids cannot be deleted in the last hour of an auction',
+  },
+  RETRACTION_LIMIT_REACHED: {
+    status: 409,
+    message: 'You have already deleted a bid on this auction; you can delete only one',
+  },
+  BID_BINDING: {
+    status: 409,
+    message:
+      'This bid can no longer be deleted: an automatic bid raised it, or it extended the auction',
+  },
+  RETRACTION_GRACE_OVER: {
+    status: 409,
+    message: `A bid can be deleted only within ${minutes(rules.retraction.graceMs)} of placing or raising it`,
+  },
 
   WATCH_CANCELLED_AUCTION: { status: 409, message: 'A cancelled auction cannot be watched' },
 

@@ -56,6 +56,7 @@ export {
   AuctionTitle,
   AuctionDescription,
   CancellationReason,
+  RetractionReason,
   AuctionCreated,
   AuctionEdited,
   AuctionCancelled,
@@ -97,6 +98,7 @@ export {
   PublicUser,
   ImageView,
   BidView,
+  RetractionView,
   AuctionStatusView,
   AuctionView,
   CategoryView,
@@ -112,7 +114,17 @@ export {
   SessionUser,
   ProfileView,
 } from './http/views';
-export { type BidFacts, type Ranked, bidView, deletedUser, standingOrder } from './http/bid-view';
+export {
+  type BidFacts,
+  type Ranked,
+  type RetractionFacts,
+  RETRACTIONS_SHOWN,
+  bidView,
+  deletedUser,
+  latestRetractions,
+  retractionView,
+  standingOrder,
+} from './http/bid-view';
 export { WatchlistState, watchlistOperations } from './http/watchlist';
 export {
   AuditEvent,

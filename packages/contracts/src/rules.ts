@@ -31,4 +31,10 @@ export const rules = {
   softClose: { windowMs: 2 * 60_000, extensionMs: 2 * 60_000 },
   /** Watchers hear that an auction is about to end this long before its end (`AuctionEndingSoon`). */
   endingSoonLeadMs: 15 * 60_000,
+  /**
+   * When a bidder may delete (retract) their own bid: within `graceMs` of last entering it, never
+   * in the last `closingMs` before the end (at least the longest soft-close window and extension),
+   * at most once per auction, and never once an automatic bid raised it or it moved the end.
+   */
+  retraction: { graceMs: 5 * 60_000, closingMs: 60 * 60_000 },
 } as const;

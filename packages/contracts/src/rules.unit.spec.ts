@@ -18,6 +18,25 @@ describe('the business rules', () => {
     expect(rules.softClose.extensionMs).toBeLessThanOrEqual(rules.endingSoonLeadMs);
   });
 
+  it('no bid that a soft close let move the end can be retracted before that end', () => {
+    // A bid in the window leaves at most `extensionMs` (and the window at most `windowMs`) to
+    // the end: both fit in the last stretch where retractions are refused, for every soft close
+    // an auction may have.
+    const { closingMs } = rules.retraction;
+    expect(SoftClose.safeParse({ windowMs: closingMs, extensionMs: closingMs }).success).toBe(true);
+    expect(SoftClose.safeParse({ windowMs: closingMs + 1, extensionMs: 1000 }).success).toBe(false);
+    expect(SoftClose.safeParse({ windowMs: 1000, extensionMs: closingMs + 1 }).success).toBe(false);
+  });
+
+  it('the retraction refusals name the grace period and the closing stretch they enforce', () => {
+    const { graceMs, closingMs } = rules.retraction;
+    expect(graceMs).toBeGreaterThan(0);
+    expect(graceMs).toBeLessThan(closingMs);
+    expect(errorCatalog.RETRACTION_GRACE_OVER.message).toContain(`${graceMs / 60_000} minutes`);
+    expect(closingMs).toBe(60 * 60_000);
+    expect(errorCatalog.RETRACTION_CLOSING.message).toContain('last hour');
+  });
+
   it('the ending-soon lead is shorter than the longest auction', () => {
     expect(rules.endingSoonLeadMs).toBeGreaterThan(0);
     expect(rules.endingSoonLeadMs).toBeLessThan(rules.maxAuctionDurationMs);

@@ -222,11 +222,17 @@ export const auctionCommandArbitrary = (
   );
 
 type Actor = { kind: 'natural' } | { kind: 'seller' } | { kind: 'bidder'; index: number };
-type Step = { kind: 'wait'; ms: number } | { kind: 'pastEnd'; offsetMs: number };
+/** `beforeEnd`: to `ms` before the end (unless time is already past it). */
+type Step =
+  | { kind: 'wait'; ms: number }
+  | { kind: 'pastEnd'; offsetMs: number }
+  | { kind: 'beforeEnd'; ms: number };
+/** `latest`: the bid placed last. */
 type BidRef =
   | { kind: 'fresh' }
   | { kind: 'active'; index: number }
   | { kind: 'known'; index: number }
+  | { kind: 'latest' }
   | { kind: 'unknown' };
 type AmountBase = 'next' | 'highest' | 'starting' | 'own';
 interface Amount {
@@ -239,7 +245,7 @@ type EndChange = { kind: 'same' } | { kind: 'shift'; ms: number } | { kind: 'fro
 type Intent =
   | { kind: 'place'; step: Step; actor: Actor; bidder: number; bid: BidRef; amount: Amount }
   | { kind: 'edit'; step: Step; actor: Actor; bid: BidRef; amount: Amount }
-  | { kind: 'retract'; step: Step; actor: Actor; bid: BidRef }
+  | { kind: 'retract'; step: Step; actor: Actor; bid: BidRef; forDeletion?: true }
   | {
       kind: 'editAuction';
       step: Step;
@@ -571,6 +577,98 @@ const extrasArbitrary: fc.Arbitrary<Extras> = fc.record({
   ),
 });
 
+/**
+ * What the retraction rules add to a timeline, drawn last like {@link Extras}: a longer auction
+ * (bidders may retract only before its last hour, so the common ones of up to an hour would
+ * allow none), more retractions, some by an account's deletion, which no rule limits, some right
+ * at the edges of the grace period and the closing hour, and seller's edits that push the end
+ * hours away (so a bid that moved the end may be tried again outside the last hour).
+ */
+interface Retractions {
+  /** Added to an opening's ordinary duration (up to an hour). */
+  longerMs: number;
+  /** Intents spliced in after the `after`-th. */
+  inserts: { after: number; intents: Intent[] }[];
+}
+
+/** On an edge, or a millisecond either side of it. */
+const edgeArbitrary = fc.oneof(
+  { weight: 2, arbitrary: fc.constant(0) },
+  { weight: 1, arbitrary: fc.constantFrom(-1, 1) },
+);
+
+const retractionStepArbitrary: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 2, arbitrary: stepArbitrary },
+  {
+    weight: 1,
+    arbitrary: edgeArbitrary.map((delta): Step => ({
+      kind: 'wait',
+      ms: rules.retraction.graceMs + delta,
+    })),
+  },
+  {
+    weight: 1,
+    arbitrary: edgeArbitrary.map((delta): Step => ({
+      kind: 'beforeEnd',
+      ms: rules.retraction.closingMs + delta,
+    })),
+  },
+);
+
+const retractIntent = (step: Step, bid: BidRef, forDeletion = false): Intent => ({
+  kind: 'retract',
+  step,
+  actor: { kind: 'natural' },
+  bid,
+  ...(forDeletion ? { forDeletion } : {}),
+});
+
+const postponeIntent = (ms: number): Intent => ({
+  kind: 'editAuction',
+  step: { kind: 'wait', ms: 0 },
+  actor: { kind: 'natural' },
+  title: undefined,
+  startingPrice: undefined,
+  endsAt: { kind: 'fromNow', ms },
+});
+
+const retractionInsertArbitrary: fc.Arbitrary<Intent[]> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc
+      .tuple(
+        retractionStepArbitrary,
+        fc.oneof(
+          { weight: 2, arbitrary: existingBidArbitrary },
+          { weight: 1, arbitrary: fc.constant<BidRef>({ kind: 'latest' }) },
+        ),
+        fc.oneof(
+          { weight: 2, arbitrary: fc.constant(false) },
+          { weight: 1, arbitrary: fc.constant(true) },
+        ),
+      )
+      .map(([step, bid, forDeletion]) => [retractIntent(step, bid, forDeletion)]),
+  },
+  {
+    // The seller pushes the end hours away, and the last bid's bidder tries to take it back.
+    weight: 2,
+    arbitrary: fc
+      .tuple(fc.integer({ min: 2 * HOUR_MS, max: 6 * HOUR_MS }), stepArbitrary)
+      .map(([ms, step]) => [postponeIntent(ms), retractIntent(step, { kind: 'latest' })]),
+  },
+);
+
+const retractionsArbitrary: fc.Arbitrary<Retractions> = fc.record({
+  longerMs: fc.oneof(
+    { weight: 2, arbitrary: fc.constant(0) },
+    { weight: 3, arbitrary: fc.integer({ min: 10 * MINUTE_MS, max: 2 * HOUR_MS }) },
+  ),
+  inserts: fc.array(
+    fc.record({ after: fc.integer({ min: -1, max: 40 }), intents: retractionInsertArbitrary }),
+    { maxLength: 8 },
+  ),
+});
+
 const WINDOWS_MS = [1_000, 30_000, 2 * MINUTE_MS, 10 * MINUTE_MS];
 const EXTENSIONS_MS = [1_000, 45_000, 2 * MINUTE_MS, 5 * MINUTE_MS];
 
@@ -678,9 +776,11 @@ const toCommands = (
     const target =
       step.kind === 'pastEnd'
         ? (endMs ?? nowMs) + step.offsetMs
-        : crossed || endMs === null
-          ? nowMs + step.ms
-          : Math.min(nowMs + step.ms, endMs - 1);
+        : step.kind === 'beforeEnd'
+          ? (endMs ?? nowMs) - step.ms
+          : crossed || endMs === null
+            ? nowMs + step.ms
+            : Math.min(nowMs + step.ms, endMs - 1);
     nowMs = Math.max(nowMs, target);
   };
   const actorOf = (actor: Actor, natural: string): string =>
@@ -696,7 +796,9 @@ const toCommands = (
         ? pick(knownBidIds, ref.index)
         : ref.kind === 'active'
           ? (pick(active, ref.index) ?? pick(knownBidIds, ref.index))
-          : undefined;
+          : ref.kind === 'latest'
+            ? knownBidIds[knownBidIds.length - 1]
+            : undefined;
     if (known !== undefined) return known;
     if (ref.kind !== 'unknown') {
       freshBids += 1;
@@ -825,7 +927,7 @@ const toCommands = (
         const bidId = resolveBid(intent.bid, before);
         emit({
           type: 'RetractBid',
-          data: { auctionId, bidId },
+          data: { auctionId, bidId, ...(intent.forDeletion ? { reason: 'account-deleted' } : {}) },
           metadata: metadata(actorOf(intent.actor, bidOwners.get(bidId) ?? TIMELINE_SELLER)),
         });
         break;
@@ -900,32 +1002,39 @@ export const timelineArbitrary = (
       crossingArbitrary,
       fc.array(afterEndIntentArbitrary, { maxLength: 6, size: 'max' }),
       extrasArbitrary,
+      retractionsArbitrary,
     )
-    .map(([opening, live, crossing, afterEnd, extras]) => {
+    .map(([opening, live, crossing, afterEnd, extras, retractions]) => {
       const pastEnd = afterEnd.map((intent, i) =>
         i === 0 ? { ...intent, step: crossing } : intent,
       );
       const planned = [...live, ...pastEnd].slice(0, maxLength);
       const intents: Intent[] = [];
       const maxima: (MaxChoice | null)[] = [];
+      const allInserts = [
+        ...extras.inserts.map(({ after, intent }) => ({ after, intents: [intent] })),
+        ...retractions.inserts,
+      ];
       const insertsAfter = (i: number) =>
-        extras.inserts.filter((insert) => insert.after === i).map((insert) => insert.intent);
+        allInserts.filter((insert) => insert.after === i).flatMap((insert) => insert.intents);
       intents.push(...insertsAfter(-1));
       planned.forEach((intent, i) => {
         maxima[intents.length] = extras.maxima[i] ?? null;
         intents.push(intent, ...insertsAfter(i));
       });
-      for (const insert of extras.inserts)
-        if (insert.after >= planned.length) intents.push(insert.intent);
+      for (const insert of allInserts)
+        if (insert.after >= planned.length) intents.push(...insert.intents);
       const reserve =
         extras.reserve === null ? null : Math.max(0, opening.startingPrice + extras.reserve);
       const buyNow =
         extras.buyNow === null
           ? null
           : Math.max(0, Math.max(opening.startingPrice, reserve ?? 0) + extras.buyNow);
+      const ordinary = opening.durationMs >= MINUTE_MS && opening.durationMs <= HOUR_MS;
+      const durationMs = ordinary ? opening.durationMs + retractions.longerMs : opening.durationMs;
       return toCommands(
         options.auctionId ?? 'auction-1',
-        { ...opening, reserve, buyNow },
+        { ...opening, durationMs, reserve, buyNow },
         intents.slice(0, maxLength),
         maxima,
       );

@@ -12,6 +12,7 @@ import {
   PlaceBid,
   RetractBid,
   SYSTEM_ACTOR,
+  isoToMs,
 } from '@auction/contracts';
 import type { ErrorCode } from '@auction/contracts';
 import type { z } from 'zod';
@@ -31,6 +32,8 @@ import {
   timelineArbitrary,
 } from './arbitraries';
 import { createModel } from './reference-model';
+
+const HOUR_MS = 60 * 60_000;
 
 const parsesUnchanged = <T>(schema: z.ZodType<T>, arbitrary: fc.Arbitrary<T>): void => {
   fc.assert(
@@ -154,6 +157,10 @@ describe('timelineArbitrary', () => {
       'BID_ALREADY_EXISTS',
       'NOT_BID_OWNER',
       'AUCTION_BOUGHT_NOW',
+      'RETRACTION_CLOSING',
+      'RETRACTION_LIMIT_REACHED',
+      'BID_BINDING',
+      'RETRACTION_GRACE_OVER',
     ];
     for (const code of reached) expect(outcomes.get(code), code).toBeGreaterThan(0);
     for (const type of ['PlaceBid', 'EditBid', 'RetractBid', 'EditAuction', 'CancelAuction']) {
@@ -182,5 +189,39 @@ describe('timelineArbitrary', () => {
       expect(bids.get(rule)?.accepted, rule).toBeGreaterThan(20);
       expect(bids.get(rule)?.tooLow, rule).toBeGreaterThan(5);
     }
+  });
+
+  it('retracts early and late, again, after automatic raises and for account deletions', () => {
+    const seen = new Map<string, number>();
+    const count = (key: string) => seen.set(key, (seen.get(key) ?? 0) + 1);
+    for (const timeline of fc.sample(timelineArbitrary(), { numRuns: 500, seed: 20_300_102 })) {
+      const model = createModel();
+      for (const command of timeline) {
+        const before = model.view();
+        const outcome = model.apply(command);
+        if (command.type !== 'RetractBid') continue;
+        const reason = command.data.reason ?? 'bidder';
+        const verdict = outcome.accepted ? 'accepted' : outcome.code;
+        count(`${reason}:${verdict}`);
+        if (!outcome.accepted || reason !== 'bidder') continue;
+        const { at } = command.metadata;
+        const bid = before.bids.find((b) => b.bidId === command.data.bidId);
+        if (bid !== undefined && bid.bidId === before.leadingBidId)
+          count('bidder:accepted-leading');
+        if (before.endsAt !== null && isoToMs(before.endsAt) - isoToMs(at) < 2 * HOUR_MS)
+          count('bidder:accepted-within-two-hours-of-the-end');
+      }
+    }
+    for (const key of [
+      'bidder:accepted',
+      'bidder:accepted-leading',
+      'bidder:accepted-within-two-hours-of-the-end',
+      'bidder:RETRACTION_CLOSING',
+      'bidder:RETRACTION_LIMIT_REACHED',
+      'bidder:BID_BINDING',
+      'bidder:RETRACTION_GRACE_OVER',
+      'account-deleted:accepted',
+    ])
+      expect(seen.get(key), key).toBeGreaterThan(5);
   });
 });

@@ -54,9 +54,16 @@ interface Auction {
   boughtNow: boolean;
 }
 
-/** A bid with the moment its maximum was set (on equal maxima the earlier one leads). */
+/**
+ * A bid with the moment its maximum was set (on equal maxima the earlier one leads), and what
+ * the retraction rules read: when its bidder last entered it, whether an automatic bid raised it,
+ * whether it moved the end.
+ */
 interface Bid extends ModelBid {
   maxSetAt: number;
+  enteredAt: number;
+  raisedAutomatically: boolean;
+  movedEnd: boolean;
 }
 
 const accepted: ModelOutcome = { accepted: true };
@@ -82,6 +89,22 @@ export const createModel = (): ReferenceModel => {
   let auction: Auction | null = null;
   const bids: Bid[] = [];
   let maxima = 0;
+  /** Bids each bidder retracted themselves. */
+  const retractions = new Map<string, number>();
+  /** Bidders whose bid, raise or maximum raise another's automatic bid answered at once. */
+  const answeredBidders = new Set<string>();
+
+  const newBid = (bidId: string, bidderId: string, amount: number, now: string): Bid => ({
+    bidId,
+    bidderId,
+    amount,
+    maxAmount: -1,
+    maxSetAt: 0,
+    retracted: false,
+    enteredAt: ms(now),
+    raisedAutomatically: false,
+    movedEnd: false,
+  });
 
   const activeBids = (): Bid[] => bids.filter((b) => !b.retracted);
 
@@ -107,9 +130,15 @@ export const createModel = (): ReferenceModel => {
   /**
    * Brings the leader to the price the proxy rules give it. That is an automatic bid when the price
    * rises, or when the bid just placed or raised (`placed`) does not lead; like any bid, it may
-   * push the end out.
+   * push the end out. An automatic bid for someone other than the bidder who just entered a bid,
+   * raise or maximum (`enteredBy`) answered that bidder.
    */
-  const resolveProxies = (a: Auction, now: string, placed: Bid | null): void => {
+  const resolveProxies = (
+    a: Auction,
+    now: string,
+    placed: Bid | null,
+    enteredBy: string | null = null,
+  ): void => {
     const [first, second] = ranked();
     if (first === undefined) return;
     let price = first.amount;
@@ -122,7 +151,10 @@ export const createModel = (): ReferenceModel => {
     }
     const automatic = price > first.amount || (placed !== null && placed !== first);
     first.amount = price;
-    if (automatic) softClose(a, now);
+    if (!automatic) return;
+    first.raisedAutomatically = true;
+    if (softClose(a, now)) first.movedEnd = true;
+    if (enteredBy !== null && enteredBy !== first.bidderId) answeredBidders.add(enteredBy);
   };
 
   const priceProblem = (
@@ -146,13 +178,30 @@ export const createModel = (): ReferenceModel => {
 
   const hasEnded = (a: Auction, now: string): boolean => ms(now) >= ms(a.endsAt);
 
-  /** After an accepted bid or raise at `now`: the soft close, if any, pushes the end out. */
-  const softClose = (a: Auction, now: string): void => {
-    if (a.softClose === null) return;
+  /** After an accepted bid or raise at `now`: the soft close, if any, pushes the end out (true). */
+  const softClose = (a: Auction, now: string): boolean => {
+    if (a.softClose === null) return false;
     const remaining = ms(a.endsAt) - ms(now);
-    if (remaining > a.softClose.windowMs) return;
+    if (remaining > a.softClose.windowMs) return false;
     const pushed = ms(now) + a.softClose.extensionMs;
-    if (pushed > ms(a.endsAt)) a.endsAt = new Date(pushed).toISOString();
+    if (pushed <= ms(a.endsAt)) return false;
+    a.endsAt = new Date(pushed).toISOString();
+    return true;
+  };
+
+  /**
+   * Why a bidder may not delete their own `bid` now, read from the rules' text: not in the
+   * auction's last hour; once per auction; never once an automatic bid raised it, it moved the
+   * end, or another's automatic bid answered its bidder at once; within five minutes of its
+   * bidder last entering it.
+   */
+  const retractionProblem = (a: Auction, bid: Bid, now: string): ErrorCode | null => {
+    if (ms(a.endsAt) - ms(now) <= rules.retraction.closingMs) return 'RETRACTION_CLOSING';
+    if ((retractions.get(bid.bidderId) ?? 0) >= 1) return 'RETRACTION_LIMIT_REACHED';
+    if (bid.raisedAutomatically || bid.movedEnd || answeredBidders.has(bid.bidderId))
+      return 'BID_BINDING';
+    if (ms(now) - bid.enteredAt > rules.retraction.graceMs) return 'RETRACTION_GRACE_OVER';
+    return null;
   };
 
   const endTimeProblem = (endsAt: string, now: string): ErrorCode | null => {
@@ -204,18 +253,11 @@ export const createModel = (): ReferenceModel => {
           highest === null ? a.startingPrice : highest.amount + step(a.increments, highest.amount);
         if (amount < minimum) return refused('BID_TOO_LOW');
         if (maxAmount !== undefined && maxAmount < amount) return refused('MAXIMUM_BELOW_BID');
-        const bid: Bid = {
-          bidId,
-          bidderId: actor,
-          amount,
-          maxAmount: -1,
-          maxSetAt: 0,
-          retracted: false,
-        };
+        const bid = newBid(bidId, actor, amount, now);
         setMaximum(bid, Math.max(amount, maxAmount ?? 0));
         bids.push(bid);
-        softClose(a, now);
-        resolveProxies(a, now, bid);
+        bid.movedEnd = softClose(a, now);
+        resolveProxies(a, now, bid, actor);
         return accepted;
       }
 
@@ -227,14 +269,7 @@ export const createModel = (): ReferenceModel => {
         if (!buyNowOpen(a)) return refused('BUY_NOW_UNAVAILABLE');
         if (price !== a.buyNowPrice) return refused('BUY_NOW_PRICE_CHANGED');
         if (findBid(bidId) !== undefined) return refused('BID_ALREADY_EXISTS');
-        const bid: Bid = {
-          bidId,
-          bidderId: actor,
-          amount: price,
-          maxAmount: -1,
-          maxSetAt: 0,
-          retracted: false,
-        };
+        const bid = newBid(bidId, actor, price, now);
         setMaximum(bid, price);
         bids.push(bid);
         a.status = 'Sold';
@@ -260,16 +295,17 @@ export const createModel = (): ReferenceModel => {
           if (maxAmount <= bid.maxAmount) return refused('MAXIMUM_NOT_RAISED');
           if (amount === undefined && !isHighest && maxAmount < beat) return refused('BID_TOO_LOW');
         }
+        bid.enteredAt = ms(now);
         if (amount === undefined) {
           // Only the maximum moves: nothing visible, so the end stays unless an automatic bid follows.
           setMaximum(bid, maxAmount ?? bid.maxAmount);
-          resolveProxies(a, now, null);
+          resolveProxies(a, now, null, actor);
           return accepted;
         }
         bid.amount = amount;
         setMaximum(bid, Math.max(amount, maxAmount ?? 0));
-        softClose(a, now);
-        resolveProxies(a, now, bid);
+        if (softClose(a, now)) bid.movedEnd = true;
+        resolveProxies(a, now, bid, actor);
         return accepted;
       }
 
@@ -279,6 +315,12 @@ export const createModel = (): ReferenceModel => {
         const bid = findBid(command.data.bidId);
         if (bid === undefined || bid.retracted) return refused('BID_NOT_FOUND');
         if (bid.bidderId !== actor) return refused('NOT_BID_OWNER');
+        // Deleting an account takes its bids back whatever the bidders' rules say.
+        if (command.data.reason !== 'account-deleted') {
+          const problem = retractionProblem(a, bid, now);
+          if (problem !== null) return refused(problem);
+          retractions.set(actor, (retractions.get(actor) ?? 0) + 1);
+        }
         bid.retracted = true;
         resolveProxies(a, now, null);
         return accepted;

@@ -8,6 +8,8 @@ const T0 = '2030-01-01T00:00:00.000Z';
 const at = (minutes: number, extraMs = 0): string =>
   toIsoTime(isoToMs(T0) + minutes * 60_000 + extraMs);
 const END = at(60);
+/** An end a day away: a bidder may retract only before an auction's last hour. */
+const LATER = at(24 * 60);
 
 let sequence = 0;
 const metadata = (actorId: string, time: string) => {
@@ -261,7 +263,7 @@ describe('reference model', () => {
     });
 
     it('goes back to the starting price once every bid is retracted', () => {
-      given(create(), place('alice', 'b1', 20_000), retract('alice', 'b1'))
+      given(create({ endsAt: LATER }), place('alice', 'b1', 20_000), retract('alice', 'b1'))
         .when(place('bob', 'b2', 10_000, at(3)))
         .thenAccepts();
     });
@@ -276,7 +278,7 @@ describe('reference model', () => {
       given(create(), place('alice', 'b1', 10_000))
         .when(place('bob', 'b1', 50_000))
         .thenRejects('BID_ALREADY_EXISTS');
-      given(create(), place('alice', 'b1', 10_000), retract('alice', 'b1'))
+      given(create({ endsAt: LATER }), place('alice', 'b1', 10_000), retract('alice', 'b1'))
         .when(place('alice', 'b1', 50_000, at(3)))
         .thenRejects('BID_ALREADY_EXISTS');
     });
@@ -367,7 +369,7 @@ describe('reference model', () => {
       given(...history)
         .when(editBid('alice', 'nope', 90_000))
         .thenRejects('BID_NOT_FOUND');
-      given(...history, retract('alice', 'b1'))
+      given(create({ endsAt: LATER }), ...history.slice(1), retract('alice', 'b1'))
         .when(editBid('alice', 'b1', 90_000, at(3)))
         .thenRejects('BID_NOT_FOUND');
     });
@@ -395,7 +397,11 @@ describe('reference model', () => {
   });
 
   describe('RetractBid', () => {
-    const history = [create(), place('alice', 'b1', 20_000), place('bob', 'b2', 30_000)];
+    const history = [
+      create({ endsAt: LATER }),
+      place('alice', 'b1', 20_000),
+      place('bob', 'b2', 30_000),
+    ];
 
     it('falls back to the highest remaining bid', () => {
       const view = given(...history)
@@ -412,7 +418,7 @@ describe('reference model', () => {
     });
 
     it('falls back to 0 and null when no bid remains', () => {
-      const view = given(create(), place('alice', 'b1', 20_000))
+      const view = given(create({ endsAt: LATER }), place('alice', 'b1', 20_000))
         .when(retract('alice', 'b1'))
         .thenAccepts();
       expect(view).toMatchObject({ currentBid: 0, leadingBidId: null });
@@ -435,11 +441,107 @@ describe('reference model', () => {
 
     it('refuses at the end time with AUCTION_ENDED and when not live with AUCTION_NOT_LIVE', () => {
       given(...history)
-        .when(retract('bob', 'b2', END))
+        .when(retract('bob', 'b2', LATER))
         .thenRejects('AUCTION_ENDED');
-      given(...history, close(END))
-        .when(retract('bob', 'b2', at(61)))
+      given(...history, close(LATER))
+        .when(retract('bob', 'b2', at(24 * 60 + 1)))
         .thenRejects('AUCTION_NOT_LIVE');
+    });
+  });
+
+  describe('RetractBid by its bidder: the retraction rules', () => {
+    const placeWithMax = (
+      actor: string,
+      bidId: string,
+      amount: number,
+      maxAmount: number,
+      time: string,
+    ): AuctionCommand => ({
+      type: 'PlaceBid',
+      data: { auctionId, bidId, amount, maxAmount },
+      metadata: metadata(actor, time),
+    });
+    const forDeletion = (actor: string, bidId: string, time: string): AuctionCommand => ({
+      type: 'RetractBid',
+      data: { auctionId, bidId, reason: 'account-deleted' },
+      metadata: metadata(actor, time),
+    });
+    const history = [
+      create({ endsAt: LATER }),
+      place('bob', 'b1', 10_000),
+      place('alice', 'b2', 12_000),
+    ];
+
+    it('only within five minutes of its bidder last entering it', () => {
+      given(...history)
+        .when(retract('alice', 'b2', at(6)))
+        .thenAccepts();
+      given(...history)
+        .when(retract('alice', 'b2', at(6, 1)))
+        .thenRejects('RETRACTION_GRACE_OVER');
+      given(...history, editBid('alice', 'b2', 13_000, at(20)))
+        .when(retract('alice', 'b2', at(25)))
+        .thenAccepts();
+    });
+
+    it('never in the last hour before the end', () => {
+      given(create({ endsAt: LATER }), place('alice', 'b1', 10_000, at(23 * 60 - 1)))
+        .when(retract('alice', 'b1', at(23 * 60)))
+        .thenRejects('RETRACTION_CLOSING');
+    });
+
+    it('once per bidder and auction', () => {
+      given(...history, retract('alice', 'b2', at(2)), place('alice', 'b3', 12_000, at(3)))
+        .when(retract('alice', 'b3', at(4)))
+        .thenRejects('RETRACTION_LIMIT_REACHED');
+    });
+
+    it('never for a bid an automatic bid raised, nor by a bidder another maximum answered', () => {
+      const probe = [
+        create({ endsAt: LATER }),
+        placeWithMax('bob', 'b1', 10_000, 53_737, at(1)),
+        placeWithMax('alice', 'b2', 10_250, 100_000_000_000, at(2)),
+      ];
+      // The answer showed alice a price above bob's secret maximum.
+      const shown = createModel();
+      for (const command of probe) shown.apply(command);
+      expect(shown.view()).toMatchObject({ leadingBidId: 'b2' });
+      expect(shown.view().currentBid).toBeGreaterThan(53_737);
+      given(...probe)
+        .when(retract('alice', 'b2', at(3)))
+        .thenRejects('BID_BINDING');
+      const answered = [
+        create({ endsAt: LATER }),
+        placeWithMax('bob', 'b1', 10_000, 53_737, at(1)),
+        place('carol', 'b2', 20_000, at(2)),
+        place('carol', 'b3', 60_000, at(3)),
+      ];
+      given(...answered)
+        .when(retract('carol', 'b3', at(4)))
+        .thenRejects('BID_BINDING');
+    });
+
+    it('never for a bid that moved the end', () => {
+      const softClose = { windowMs: 120_000, extensionMs: 120_000 };
+      const created = create({ endsAt: LATER });
+      const withSoftClose = { ...created, data: { ...created.data, softClose } } as AuctionCommand;
+      given(
+        withSoftClose,
+        place('alice', 'b1', 10_000, at(24 * 60 - 1)),
+        editAuction('seller', { endsAt: at(3 * 24 * 60) }, at(24 * 60 - 1)),
+      )
+        .when(retract('alice', 'b1', at(24 * 60)))
+        .thenRejects('BID_BINDING');
+    });
+
+    it('none of them for an account deletion, and it does not count', () => {
+      const view = given(...history, retract('alice', 'b2', at(2)))
+        .when(forDeletion('bob', 'b1', at(23 * 60 + 30)))
+        .thenAccepts();
+      expect(view).toMatchObject({ currentBid: 0, leadingBidId: null });
+      given(...history, forDeletion('alice', 'b2', at(2)), place('alice', 'b3', 12_000, at(3)))
+        .when(retract('alice', 'b3', at(4)))
+        .thenAccepts();
     });
   });
 
@@ -473,7 +575,7 @@ describe('reference model', () => {
         .when(editAuction('seller', { startingPrice: 25_000 }))
         .thenAccepts();
       expect(view.startingPrice).toBe(25_000);
-      given(create(), place('alice', 'b1', 10_000), retract('alice', 'b1'))
+      given(create({ endsAt: LATER }), place('alice', 'b1', 10_000), retract('alice', 'b1'))
         .when(editAuction('seller', { startingPrice: 25_000 }, at(3)))
         .thenAccepts();
     });
@@ -575,13 +677,13 @@ describe('reference model', () => {
 
     it('sells to the highest active bid at the end time', () => {
       const view = given(
-        create(),
+        create({ endsAt: LATER }),
         place('alice', 'b1', 10_000),
         place('bob', 'b2', 12_000),
         place('carol', 'b3', 13_000),
         retract('carol', 'b3'),
       )
-        .when(close(END))
+        .when(close(LATER))
         .thenAccepts();
       expect(view).toMatchObject({
         status: 'Sold',
@@ -593,8 +695,12 @@ describe('reference model', () => {
     });
 
     it('expires without active bids; anyone may close', () => {
-      const view = given(create(), place('alice', 'b1', 10_000), retract('alice', 'b1'))
-        .when(close(at(70), 'alice'))
+      const view = given(
+        create({ endsAt: LATER }),
+        place('alice', 'b1', 10_000),
+        retract('alice', 'b1'),
+      )
+        .when(close(at(24 * 60 + 10), 'alice'))
         .thenAccepts();
       expect(view).toMatchObject({ status: 'Expired', winnerId: null, finalPrice: null });
     });

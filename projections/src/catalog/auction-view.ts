@@ -3,10 +3,13 @@ import {
   type BidFacts,
   type IncrementRule,
   type PublicUser,
+  type RetractionFacts,
   type SoftClose,
   bidView,
   centsToDollars,
   deletedUser,
+  latestRetractions,
+  retractionView,
   standingOrder,
 } from '@auction/contracts';
 import { type ImageUrl, imageView } from '../images';
@@ -42,6 +45,8 @@ export interface AuctionFacts {
   readonly bidsNextCursor: string | null;
   /** How many bids stand (lists carry only the top few in `bids`). */
   readonly bidCount: number;
+  /** Retracted bids, in any order (all of them, or the latest few). */
+  readonly retractions: readonly RetractionFacts[];
   readonly createdAt: string;
   readonly winnerId: string | null;
   readonly finalPrice: number | null;
@@ -49,18 +54,25 @@ export interface AuctionFacts {
   readonly revision: number;
 }
 
+const shownRetractions = (facts: AuctionFacts): RetractionFacts[] =>
+  latestRetractions(facts.retractions, (retraction) => ({
+    id: retraction.bidId,
+    retractedAt: retraction.retractedAt,
+  }));
+
 /** The users an auction's view names: seller, winner and the bidders it lists. */
 export const usersOfAuction = (facts: AuctionFacts): string[] => {
   const ids = new Set<string>([facts.sellerId]);
   if (facts.winnerId !== null) ids.add(facts.winnerId);
   for (const bid of facts.bids) ids.add(bid.bidderId);
+  for (const retraction of shownRetractions(facts)) ids.add(retraction.bidderId);
   return [...ids];
 };
 
 /**
  * An auction as every route and socket shows it: dollars, the standing bids in the order views
- * list them, names joined from `users` ("Deleted user" for ids it lacks), the reserve's state but
- * never its amount.
+ * list them, the latest retractions, names joined from `users` ("Deleted user" for ids it lacks),
+ * the reserve's state but never its amount.
  */
 export const auctionView = (
   facts: AuctionFacts,
@@ -93,6 +105,9 @@ export const auctionView = (
     bids: bids.map((bid) => bidView(bid, user(bid.bidderId))),
     bidsNextCursor: facts.bidsNextCursor,
     bidCount: facts.bidCount,
+    retractions: shownRetractions(facts).map((retraction) =>
+      retractionView(retraction, user(retraction.bidderId)),
+    ),
     createdAt: facts.createdAt,
     winner: facts.winnerId === null ? null : user(facts.winnerId),
     finalPrice: facts.finalPrice === null ? null : centsToDollars(facts.finalPrice),

@@ -59,8 +59,15 @@ export type CatalogBid = {
   /** Whether an automatic bid set `amount` last. */
   readonly automatic?: boolean;
   readonly createdAt: string;
+  /** The last change (a retracted bid's is its retraction: nothing changes it after). */
   readonly updatedAt: string;
   readonly retracted: boolean;
+  /** When its bidder last placed or raised it, or raised its maximum (absent in older documents). */
+  readonly enteredAt?: string;
+  /** An automatic bid raised it, or it moved the end: its bidder can no longer retract it. */
+  readonly bound?: boolean;
+  /** Another's maximum answered it at once (`outbidByProxy`): its bidder can retract no bid. */
+  readonly answered?: boolean;
 };
 
 /** One category, keyed by its category id. */
@@ -87,10 +94,12 @@ export const catalogAuctions: CollectionSpec = {
 };
 export const catalogBids: CollectionSpec = {
   name: 'catalog_bids',
-  indexes: ['auctionId', 'amount', 'retracted', 'bidderId', 'createdAt'],
-  // An auction's standing bids, highest first, a page at a time; a bidder's standing bids.
+  indexes: ['auctionId', 'amount', 'retracted', 'bidderId', 'createdAt', 'updatedAt'],
+  // An auction's standing bids, highest first, a page at a time, and its retracted ones, newest
+  // first; a bidder's standing bids (account deletion).
   compoundIndexes: [
     ['auctionId', 'retracted', 'amount', 'createdAt'],
+    ['auctionId', 'retracted', 'updatedAt'],
     ['bidderId', 'retracted'],
   ],
 };
@@ -188,6 +197,9 @@ const applyAuctionEvent = async (
         createdAt: d.at,
         updatedAt: d.at,
         retracted: false,
+        enteredAt: d.at,
+        bound: d.endsAt !== undefined,
+        answered: d.outbidByProxy === true,
       }));
       return updateAuction(uow, d.auctionId, (a) => ({
         ...a,
@@ -208,6 +220,13 @@ const applyAuctionEvent = async (
         maxAmount: Math.max(d.amount, maxAmount ?? 0, bid.maxAmount ?? bid.amount),
         automatic: event.type === 'AutomaticBidPlaced',
         updatedAt: d.at,
+        ...(event.type === 'BidEdited'
+          ? {
+              enteredAt: d.at,
+              ...(event.data.outbidByProxy ? { answered: true } : {}),
+              ...(d.endsAt === undefined ? {} : { bound: true }),
+            }
+          : { bound: true }),
       }));
       return updateAuction(uow, d.auctionId, (a) => ({
         ...a,
@@ -219,7 +238,7 @@ const applyAuctionEvent = async (
     }
     case 'BidMaximumRaised': {
       const d = event.data;
-      await updateBid(uow, d.bidId, (bid) => ({ ...bid, maxAmount: d.maxAmount }));
+      await updateBid(uow, d.bidId, (bid) => ({ ...bid, maxAmount: d.maxAmount, enteredAt: d.at }));
       return updateAuction(uow, d.auctionId, (a) => ({ ...a, revision }));
     }
     case 'BidRetracted': {

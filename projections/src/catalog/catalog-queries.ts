@@ -4,11 +4,15 @@ import {
   type BidView,
   type CategoryView,
   type PublicUser,
+  RETRACTIONS_SHOWN,
   bidView,
   centsToDollars,
   deletedUser,
+  isoToMs,
   legacyIncrementRule,
+  rules,
   standingOrder,
+  toIsoTime,
 } from '@auction/contracts';
 import { type ImageUrl, storedImagePath } from '../images';
 import { type Page, type PageRequest, findPage } from '../paging';
@@ -38,7 +42,7 @@ const newestFirst: NonNullable<FindOptions['orderBy']> = [
   { field: 'createdAt', direction: 'desc' },
 ];
 
-/** Lists carry the top few bids only (cards show none; `bidCount` has the total). */
+/** Lists carry the top few bids only, and no retractions (cards show neither; `bidCount` has the total). */
 const LIST_BIDS = 3;
 
 const bidFactsOf = (bid: CatalogBidDoc) => ({
@@ -50,10 +54,25 @@ const bidFactsOf = (bid: CatalogBidDoc) => ({
   automatic: bid.automatic,
 });
 
+/** The latest retracted bids, newest first (as many as a detail shows; none for a list). */
+const latestRetracted = async (
+  store: ReadStore,
+  auctionId: string,
+  limit: number,
+): Promise<CatalogBidDoc[]> =>
+  limit === 0
+    ? []
+    : ((await store.find(catalogBids.name, {
+        where: { auctionId, retracted: true },
+        orderBy: [{ field: 'updatedAt', direction: 'desc' }],
+        limit,
+      })) as CatalogBidDoc[]);
+
 const factsOf = (
   auction: CatalogAuctionDoc,
   bids: readonly CatalogBidDoc[],
   bidsNextCursor: string | null,
+  retracted: readonly CatalogBidDoc[],
 ): AuctionFacts => ({
   auctionId: auction._id,
   title: auction.title,
@@ -76,6 +95,13 @@ const factsOf = (
   bids: bids.map(bidFactsOf),
   bidsNextCursor,
   bidCount: auction.bidCount,
+  retractions: retracted.map((bid) => ({
+    bidId: bid._id,
+    bidderId: bid.bidderId,
+    amount: bid.amount,
+    placedAt: bid.createdAt,
+    retractedAt: bid.updatedAt,
+  })),
   createdAt: auction.createdAt,
   winnerId: auction.winnerId,
   finalPrice: auction.finalPrice,
@@ -89,11 +115,12 @@ const toAuctionViews = async (
   imageUrl: ImageUrl,
   auctions: readonly CatalogAuctionDoc[],
   bidsPerAuction: number,
+  retractionsShown: number,
 ): Promise<AuctionView[]> => {
   const facts = await Promise.all(
     auctions.map(async (a) => {
       const { docs, nextCursor } = await standingBidsPage(store, a._id, { limit: bidsPerAuction });
-      return factsOf(a, docs, nextCursor);
+      return factsOf(a, docs, nextCursor, await latestRetracted(store, a._id, retractionsShown));
     }),
   );
   const ids = new Set(facts.flatMap(usersOfAuction));
@@ -113,20 +140,23 @@ const findAuctions = async (
     imageUrl,
     (await store.find(catalogAuctions.name, options)) as CatalogAuctionDoc[],
     LIST_BIDS,
+    0,
   );
 
 /**
  * What only `viewerId` may see of an auction: their own secret maximum (the largest of their
- * standing bids', with that bid), and the reserve price when they are its seller.
+ * standing bids', with that bid), the bids they may still retract and until when, and the
+ * reserve price when they are its seller.
  */
 const viewerOf = async (
   store: ReadStore,
   auction: CatalogAuctionDoc,
   viewerId: string,
 ): Promise<NonNullable<AuctionView['viewer']>> => {
-  const mine = (await store.find(catalogBids.name, {
-    where: { bidderId: viewerId, retracted: false, auctionId: auction._id },
+  const all = (await store.find(catalogBids.name, {
+    where: { bidderId: viewerId, auctionId: auction._id },
   })) as CatalogBidDoc[];
+  const mine = all.filter((bid) => !bid.retracted);
   let best: CatalogBidDoc | null = null;
   for (const bid of mine)
     if (best === null || (bid.maxAmount ?? bid.amount) > (best.maxAmount ?? best.amount))
@@ -135,13 +165,35 @@ const viewerOf = async (
     bidId: best?._id ?? null,
     maxBid: best === null ? null : centsToDollars(best.maxAmount ?? best.amount),
     reservePrice: auction.sellerId === viewerId ? sellerViewer(auction).reservePrice : null,
+    retractable: retractableOf(auction, all),
   };
 };
 
 /**
+ * The viewer's bids the retraction rules would still let them take back, each until its grace
+ * period ends, from what the catalog records (the page also hides them in the last hour).
+ */
+const retractableOf = (
+  auction: CatalogAuctionDoc,
+  bids: readonly CatalogBidDoc[],
+): { bidId: string; until: string }[] => {
+  if (auction.status !== 'Live' || bids.some((bid) => bid.retracted || bid.answered)) return [];
+  return bids.flatMap((bid) =>
+    bid.bound || bid.enteredAt === undefined
+      ? []
+      : [
+          {
+            bidId: bid._id,
+            until: toIsoTime(isoToMs(bid.enteredAt) + rules.retraction.graceMs),
+          },
+        ],
+  );
+};
+
+/**
  * One auction with the first page of its standing bids (highest first; `bidsNextCursor` names
- * the rest, `auctionBidsPage`), seller and winner; undefined if unknown. With `viewerId`, also
- * what only that signed-in user may see (`viewer`).
+ * the rest, `auctionBidsPage`), its latest retractions, seller and winner; undefined if unknown.
+ * With `viewerId`, also what only that signed-in user may see (`viewer`).
  */
 export const auctionDetail = async (
   store: ReadStore,
@@ -154,7 +206,14 @@ export const auctionDetail = async (
   const auction = (await store.get(catalogAuctions.name, auctionId)) as
     CatalogAuctionDoc | undefined;
   if (!auction) return undefined;
-  const [view] = await toAuctionViews(store, users, imageUrl, [auction], bidsPerPage);
+  const [view] = await toAuctionViews(
+    store,
+    users,
+    imageUrl,
+    [auction],
+    bidsPerPage,
+    RETRACTIONS_SHOWN,
+  );
   if (view === undefined || viewerId === undefined) return view;
   return { ...view, viewer: await viewerOf(store, auction, viewerId) };
 };
@@ -199,7 +258,7 @@ export const auctionsByIds = async (
     const doc = found.get(id) as CatalogAuctionDoc | undefined;
     return doc ? [doc] : [];
   });
-  return toAuctionViews(store, users, imageUrl, docs, LIST_BIDS);
+  return toAuctionViews(store, users, imageUrl, docs, LIST_BIDS, 0);
 };
 
 /** Live auctions, newest first, filtered by title substring and exact category name. */
@@ -229,7 +288,7 @@ const auctionsPage = async (
     { where, orderBy: newestFirst },
     page,
   );
-  const items = await toAuctionViews(store, users, imageUrl, docs, LIST_BIDS);
+  const items = await toAuctionViews(store, users, imageUrl, docs, LIST_BIDS, 0);
   // A seller's own list: each auction carries the reserve only its seller may see.
   if (list === 'sellerAuctions')
     return {
@@ -245,6 +304,7 @@ const sellerViewer = (
 ): NonNullable<AuctionView['viewer']> => ({
   bidId: null,
   maxBid: null,
+  retractable: [],
   reservePrice:
     auction?.reservePrice === undefined || auction.reservePrice === null
       ? null

@@ -1,4 +1,4 @@
-import { AuctionView, CategoryView } from '@auction/contracts';
+import { AuctionView, CategoryView, RETRACTIONS_SHOWN, rules } from '@auction/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventLog, T0, iso } from '../testing/event-log';
 import { projectionHarness, expectSameOnceAndTwice } from '../testing/harness';
@@ -86,6 +86,7 @@ describe('catalog projection: auctions', () => {
       bids: [],
       bidsNextCursor: null,
       bidCount: 0,
+      retractions: [],
       createdAt: iso(T0),
       winner: null,
       finalPrice: null,
@@ -239,6 +240,91 @@ describe('catalog projection: bids', () => {
     const view = await detail(await project(log), 'a1');
 
     expect(view).toMatchObject({ currentBid: 0, bidCount: 0, bids: [] });
+  });
+});
+
+describe('catalog projection: retractions', () => {
+  it('shows retracted bids, newest first, with when they were placed and retracted', async () => {
+    const log = withCategories();
+    log.create('a1');
+    log.bid('a1', 'ann', 10_000, T0 + 1000, 'b1');
+    log.bid('a1', 'bob', 12_550, T0 + 2000, 'b2');
+    log.retract('a1', 'bob', 'b2', T0 + 3000);
+    log.retract('a1', 'ann', 'b1', T0 + 4000);
+    const view = await detail(await project(log), 'a1');
+
+    expect(view).toMatchObject({ bids: [], bidCount: 0, currentBid: 0 });
+    expect(view.retractions).toEqual([
+      {
+        _id: 'b1',
+        bidder: { _id: 'ann', firstName: 'Deleted', lastName: 'user', image: null },
+        amount: 100,
+        createdAt: iso(T0 + 1000),
+        retractedAt: iso(T0 + 4000),
+      },
+      {
+        _id: 'b2',
+        bidder: { _id: 'bob', firstName: 'Deleted', lastName: 'user', image: null },
+        amount: 125.5,
+        createdAt: iso(T0 + 2000),
+        retractedAt: iso(T0 + 3000),
+      },
+    ]);
+  });
+
+  it(`keeps the latest ${RETRACTIONS_SHOWN} in a detail and the latest three in a list`, async () => {
+    const log = withCategories();
+    log.create('a1');
+    const bidders = RETRACTIONS_SHOWN + 2;
+    for (let i = 0; i < bidders; i++) {
+      log.bid('a1', `bidder-${i}`, 10_000 + i * 1000, T0 + 1000 + i * 10, `b${i}`);
+      log.retract('a1', `bidder-${i}`, `b${i}`, T0 + 1005 + i * 10);
+    }
+    const h = await project(log);
+    const latestFirst = Array.from({ length: bidders }, (_, i) => `b${bidders - 1 - i}`);
+
+    const view = await detail(h, 'a1');
+    expect(view.retractions.map((r) => r._id)).toEqual(latestFirst.slice(0, RETRACTIONS_SHOWN));
+    const [listed] = await liveAuctions(h.store, h.users);
+    expect(listed?.retractions.map((r) => r._id)).toEqual(latestFirst.slice(0, 3));
+  });
+
+  it('tells a bidder which of their bids they may still retract, and until when', async () => {
+    const log = withCategories();
+    log.create('a1');
+    log.bid('a1', 'ann', 10_000, T0 + 1000, 'b1');
+    log.bid('a1', 'bob', 12_550, T0 + 2000, 'b2');
+    log.editBid('a1', 'ann', 'b1', 15_000, T0 + 3000);
+    const h = await project(log);
+    const viewerOf = async (userId: string) =>
+      (await auctionDetail(h.store, h.users, 'a1', undefined, userId))?.viewer?.retractable;
+    const grace = rules.retraction.graceMs;
+
+    expect(await viewerOf('ann')).toEqual([{ bidId: 'b1', until: iso(T0 + 3000 + grace) }]);
+    expect(await viewerOf('bob')).toEqual([{ bidId: 'b2', until: iso(T0 + 2000 + grace) }]);
+
+    // Once bob has retracted one, he may retract none.
+    log.retract('a1', 'bob', 'b2', T0 + 4000);
+    log.bid('a1', 'bob', 16_000, T0 + 5000, 'b3');
+    await h.given(log.events.slice(-2));
+    expect(await viewerOf('bob')).toEqual([]);
+  });
+
+  it('offers no retraction of a bid an automatic bid raised, nor to a bidder a maximum answered', async () => {
+    const log = withCategories();
+    log.create('a1');
+    log.send({
+      type: 'PlaceBid',
+      data: { auctionId: 'a1', bidId: 'b1', amount: 10_000, maxAmount: 53_737 },
+      metadata: { commandId: 'c-b1', actorId: 'ann', correlationId: 'c-b1', at: iso(T0 + 1000) },
+    });
+    log.bid('a1', 'bob', 20_000, T0 + 2000, 'b2');
+    const h = await project(log);
+    const retractable = async (userId: string) =>
+      (await auctionDetail(h.store, h.users, 'a1', undefined, userId))?.viewer?.retractable;
+
+    expect(await retractable('ann')).toEqual([]);
+    expect(await retractable('bob')).toEqual([]);
   });
 });
 

@@ -56,6 +56,7 @@ type BidDoc = Doc & BidFields;
 export type NotificationKind =
   | 'new-bid'
   | 'bid-raised'
+  | 'bid-retracted'
   | 'outbid'
   | 'won'
   | 'sold'
@@ -183,12 +184,20 @@ const outcomeOf = async (
       // Private to the bidder: nobody hears of it.
       return { auction, notices: [] };
     case 'BidRetracted': {
-      const { auctionId, bidId, bidderId, leadingBidId } = event.data;
+      const { auctionId, bidId, bidderId, leadingBidId, amount, currentBid, reason } = event.data;
       const leader = leadingBidId === null ? undefined : await uow.get<BidDoc>(BIDS, leadingBidId);
+      const why =
+        reason === 'account-deleted' ? "withdrawn: its bidder's account was deleted" : 'retracted';
       return {
         auction: { ...auction, leadingBidId, leadingBidderId: leader?.bidderId ?? null },
         bid: { bidId, fields: { auctionId, bidderId, retracted: true } },
-        notices: [],
+        notices: [
+          {
+            userId: auction.sellerId,
+            kind: 'bid-retracted',
+            message: `A bid of ${formatCents(amount)} on ${title} was ${why}. The current bid is ${formatCents(currentBid)}.`,
+          },
+        ],
       };
     }
     case 'AuctionCancelled':

@@ -100,7 +100,7 @@ describe('notifications projection', () => {
     ]);
   });
 
-  it('sends nothing on a retraction, and outbids the leader it leaves', async () => {
+  it('tells only the seller of a retraction, and outbids the leader it leaves', async () => {
     const h = await harness();
     const log = watchAuction();
     log.bid('watch', 'alice', 15_000);
@@ -110,7 +110,14 @@ describe('notifications projection', () => {
 
     const retraction = log.retract('watch', 'bob', 'bob-bid');
     await h.given(retraction);
-    expect(await h.store.count(notificationsCollections.items.name)).toBe(before);
+    expect(await h.store.count(notificationsCollections.items.name)).toBe(before + 1);
+    expect(await notificationsOf(h, 'seller')).toContainEqual({
+      _id: `${retraction[0]?.id}:seller`,
+      message: 'A bid of $160.00 on "Vintage watch" was retracted. The current bid is $150.00.',
+      timestamp: iso(T0 + 2000),
+      isRead: false,
+      auctionId: 'watch',
+    });
 
     const rebid = log.bid('watch', 'carol', 15_250, T0 + 3000);
     await h.given(rebid);
@@ -118,6 +125,22 @@ describe('notifications projection', () => {
       'You have been outbid on "Vintage watch". The current bid is $152.50.',
     );
     expect(await messagesOf(h, 'bob')).toEqual([]);
+  });
+
+  it("tells the seller when an account's deletion withdraws a bid", async () => {
+    const h = await harness();
+    const log = watchAuction();
+    log.bid('watch', 'alice', 15_000, T0 + 1000, 'alice-bid');
+    log.send({
+      type: 'RetractBid',
+      data: { auctionId: 'watch', bidId: 'alice-bid', reason: 'account-deleted' },
+      metadata: { commandId: 'gone', actorId: 'alice', correlationId: 'gone', at: iso(T0 + 9000) },
+    });
+    await h.given(log.events);
+
+    expect((await messagesOf(h, 'seller'))[0]).toBe(
+      'A bid of $150.00 on "Vintage watch" was withdrawn: its bidder\'s account was deleted. The current bid is $0.00.',
+    );
   });
 
   it('tells the winner and the seller when the auction sells', async () => {
@@ -267,7 +290,8 @@ describe('notifications projection', () => {
     log.bid('lamp', 'bob', 10_250);
     log.cancel('lamp');
     const expected = await expectSameOnceAndTwice([notificationsProjection], log.events);
-    expect(expected[notificationsCollections.items.name]).toHaveLength(14);
+    // The seller hears of alice's retraction too.
+    expect(expected[notificationsCollections.items.name]).toHaveLength(15);
   });
 
   it('ignores events of unrelated streams', async () => {

@@ -36,6 +36,18 @@ export const formatDateTime = (iso: string): string => {
   return Number.isNaN(date.getTime()) ? '' : dateTime.format(date);
 };
 
+const clockTime = new Intl.DateTimeFormat('en-US', {
+  hour: 'numeric',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+/** `2:48:03 PM`. */
+export const formatClockTime = (iso: string): string => {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : clockTime.format(date);
+};
+
 export interface Remaining {
   days: number;
   hours: number;

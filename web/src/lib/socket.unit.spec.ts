@@ -63,6 +63,7 @@ const auctionAt = (revision: number): AuctionView => ({
   bids: [],
   bidsNextCursor: null,
   bidCount: 0,
+  retractions: [],
   createdAt: AT,
   winner: null,
   finalPrice: null,

@@ -119,7 +119,7 @@ describe('POST /createAuction', () => {
     expect((await mine()).map((a: { _id: string }) => a._id)).toContain(auction._id);
     // The seller's answer carries what only the seller sees (no reserve here); a guest's, none.
     const { viewer, ...forEveryone } = auction;
-    expect(viewer).toEqual({ bidId: null, maxBid: null, reservePrice: null });
+    expect(viewer).toEqual({ bidId: null, maxBid: null, reservePrice: null, retractable: [] });
     const detail = await server.client().get(`${A}/fetchSpecificAuction?auctionId=${auction._id}`);
     expect(detail.body.auctionDetails).toEqual(forEveryone);
   });

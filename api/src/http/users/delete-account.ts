@@ -123,7 +123,7 @@ export const deleteAccount = async (
     deps,
     (await standingBidsOnLiveAuctions(deps, account.id)).map((bid): AuctionCommand => ({
       type: 'RetractBid',
-      data: { auctionId: bid.auctionId, bidId: bid._id },
+      data: { auctionId: bid.auctionId, bidId: bid._id, reason: 'account-deleted' },
       metadata: metadata(),
     })),
   );

@@ -9,6 +9,7 @@ import {
   AuctionTitle,
   CancellationReason,
   ImageRef,
+  RetractionReason,
   SoftClose,
 } from '../events/auction-events';
 
@@ -76,7 +77,11 @@ export const EditBid = cmd('EditBid', {
 });
 /** Buys at the Buy It Now price the buyer saw (`price`), closing the auction at once. */
 export const BuyNow = cmd('BuyNow', { bidId: Id, price: Cents });
-export const RetractBid = cmd('RetractBid', { bidId: Id });
+/**
+ * Deletes the bidder's own bid. `reason: 'account-deleted'` (set only by the server's account
+ * deletion) skips the retraction rules; absent, the bidder asks and the rules apply.
+ */
+export const RetractBid = cmd('RetractBid', { bidId: Id, reason: RetractionReason.optional() });
 /** Sent by the closing scheduler at or after the end time; closing twice is a no-op. */
 export const CloseAuction = cmd('CloseAuction', {});
 /** Sent by the ending-soon scheduler at `endsAt - rules.endingSoonLeadMs`; a repeat is a no-op. */

@@ -127,10 +127,26 @@ export const AutomaticBidPlaced = z.object({
   data: z.object({ ...bidBase, previousAmount: Cents, ...standing }),
 });
 
-/** The current bid falls back to the highest remaining bid (`0` and `null` when none remain). */
+/**
+ * Who took a bid back: its bidder (the retraction rules apply), or the deletion of their account
+ * (always allowed; only the server asks for it).
+ */
+export const RetractionReason = z.enum(['bidder', 'account-deleted']);
+export type RetractionReason = z.infer<typeof RetractionReason>;
+
+/**
+ * The current bid falls back to the highest remaining bid (`0` and `null` when none remain).
+ * `reason` is present only for an account's deletion (absent: the bidder retracted it).
+ */
 export const BidRetracted = z.object({
   type: z.literal('BidRetracted'),
-  data: z.object({ ...bidBase, amount: Cents, currentBid: Cents, leadingBidId: Id.nullable() }),
+  data: z.object({
+    ...bidBase,
+    amount: Cents,
+    currentBid: Cents,
+    leadingBidId: Id.nullable(),
+    reason: RetractionReason.optional(),
+  }),
 });
 
 export const AuctionClosed = z.object({

@@ -82,6 +82,20 @@ describe('auction events', () => {
     expect(AuctionEvent.safeParse(withData(edited, { title: null })).success).toBe(false);
   });
 
+  it('BidRetracted: one written before the reason existed still reads; only known reasons do', () => {
+    const retracted = {
+      type: 'BidRetracted',
+      data: { auctionId: 'a1', at: AT, bidId: 'b1', bidderId: 'u1', amount: 10_250 },
+    };
+    const fallback = { currentBid: 0, leadingBidId: null };
+    expect(AuctionEvent.parse(withData(retracted, fallback))).toEqual(
+      withData(retracted, fallback),
+    );
+    const deleted = withData(retracted, { ...fallback, reason: 'account-deleted' });
+    expect(AuctionEvent.safeParse(deleted).success).toBe(true);
+    expect(AuctionEvent.safeParse(withData(deleted, { reason: 'typo' })).success).toBe(false);
+  });
+
   it('auctionEventTypes names each event of the union once', () => {
     expect(new Set(auctionEventTypes).size).toBe(AuctionEvent.options.length);
     expect(auctionEventTypes).toContain('BidPlaced');

@@ -1,5 +1,5 @@
 import { centsToDollars } from '../money';
-import type { BidView, PublicUser } from './views';
+import type { BidView, PublicUser, RetractionView } from './views';
 
 /** How every view names a user whose account is deleted (or was never known). */
 export const deletedUser = (id: string): PublicUser => ({
@@ -60,3 +60,45 @@ export const standingOrder = <T>(
         compareText(a.id, b.id),
     )
     .map(({ bid }) => bid);
+
+/** How many retracted bids an auction's detail shows (the latest; each bidder retracts once). */
+export const RETRACTIONS_SHOWN = 20;
+
+/** What a view needs of a retracted bid (money in cents); the bidder is joined by id. */
+export interface RetractionFacts {
+  readonly bidId: string;
+  readonly bidderId: string;
+  /** What it stood at when retracted. */
+  readonly amount: number;
+  readonly placedAt: string;
+  readonly retractedAt: string;
+}
+
+export const retractionView = (
+  retraction: RetractionFacts,
+  bidder: PublicUser,
+): RetractionView => ({
+  _id: retraction.bidId,
+  bidder,
+  amount: centsToDollars(retraction.amount),
+  createdAt: retraction.placedAt,
+  retractedAt: retraction.retractedAt,
+});
+
+/**
+ * The latest `limit` retractions, newest first (then by id, as the read store breaks ties): the
+ * order and the bound every view and the realtime fold keep. Returns a sorted copy.
+ */
+export const latestRetractions = <T>(
+  retractions: Iterable<T>,
+  key: (retraction: T) => { readonly id: string; readonly retractedAt: string },
+  limit = RETRACTIONS_SHOWN,
+): T[] =>
+  [...retractions]
+    .map((retraction) => ({ retraction, key: key(retraction) }))
+    .sort(
+      ({ key: a }, { key: b }) =>
+        compareText(b.retractedAt, a.retractedAt) || compareText(a.id, b.id),
+    )
+    .slice(0, limit)
+    .map(({ retraction }) => retraction);

@@ -26,6 +26,19 @@ export const BidView = z.object({
 });
 export type BidView = z.infer<typeof BidView>;
 
+/** A bid its bidder took back (or their account's deletion did), as everyone sees it. */
+export const RetractionView = z.object({
+  /** The retracted bid's id. */
+  _id: z.string(),
+  bidder: PublicUser,
+  /** Dollars: what the bid stood at when it was retracted. */
+  amount: z.number(),
+  /** When the bid was placed. */
+  createdAt: z.string(),
+  retractedAt: z.string(),
+});
+export type RetractionView = z.infer<typeof RetractionView>;
+
 export const AuctionStatusView = z.enum(['Live', 'Sold', 'Expired', 'Cancelled']);
 
 export const AuctionView = z.object({
@@ -64,6 +77,11 @@ export const AuctionView = z.object({
       bidId: z.string().nullable(),
       maxBid: z.number().nullable(),
       reservePrice: z.number().nullable(),
+      /**
+       * Their own bids they may still delete, each until its grace period ends (never in the
+       * auction's last `rules.retraction.closingMs`). A hint for the page: the server decides.
+       */
+      retractable: z.array(z.object({ bidId: z.string(), until: z.string() })).optional(),
     })
     .optional(),
   status: AuctionStatusView,
@@ -76,6 +94,11 @@ export const AuctionView = z.object({
   bidsNextCursor: z.string().nullable(),
   /** How many bids stand, all pages together. */
   bidCount: z.number().int(),
+  /**
+   * Retracted bids, newest first: the latest `RETRACTIONS_SHOWN` in a detail, none in a list.
+   * Standing bids never appear here, nor retracted ones in `bids`.
+   */
+  retractions: z.array(RetractionView),
   createdAt: z.string(),
   winner: PublicUser.nullable(),
   finalPrice: z.number().nullable(),

@@ -1,4 +1,4 @@
-import { standingOrder } from '../http/bid-view';
+import { latestRetractions, standingOrder } from '../http/bid-view';
 import type { AuctionView, BidView } from '../http/views';
 import type { AuctionSocketEvent } from './socket';
 
@@ -46,11 +46,18 @@ export const applyAuctionEvent = (auction: AuctionView, event: AuctionSocketEven
       break;
     case 'BidRetracted':
       if (event.bid) {
-        const id = event.bid._id;
+        const { _id: id, bidder, amount, createdAt } = event.bid;
         next.bids = auction.bids.filter((bid) => bid._id !== id);
         next.bidCount = Math.max(
           0,
           auction.bidCount - (next.bids.length < auction.bids.length ? 1 : 0),
+        );
+        next.retractions = latestRetractions(
+          [
+            { _id: id, bidder, amount, createdAt, retractedAt: event.at },
+            ...auction.retractions.filter((retraction) => retraction._id !== id),
+          ],
+          (retraction) => ({ id: retraction._id, retractedAt: retraction.retractedAt }),
         );
       }
       break;

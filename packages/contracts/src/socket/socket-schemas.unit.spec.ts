@@ -52,6 +52,7 @@ const auction: AuctionView = {
   bids: [bid],
   bidsNextCursor: null,
   bidCount: 1,
+  retractions: [],
   createdAt: AT,
   winner: null,
   finalPrice: null,

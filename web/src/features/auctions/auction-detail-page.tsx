@@ -1,4 +1,4 @@
-import { type AuctionView, type BidView, type SoftClose } from '@auction/contracts';
+import { type AuctionView, type BidView, type SoftClose, rules } from '@auction/contracts';
 import { memo, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { AuctionImage } from '../../components/auction-image';
@@ -15,6 +15,7 @@ import { bidsApi } from '../../lib/auctions-api';
 import { BidAmountDialog, currentBidLine, highestBidLine, nextBidOf } from './bid-forms';
 import { BidList, bidderName } from './bid-list';
 import { Countdown } from './countdown';
+import { RetractedBids } from './retracted-bids';
 import { useLiveAuction } from './live-auction-store';
 import { WatchButton } from '../../components/watch-button';
 import './auctions.css';
@@ -201,6 +202,28 @@ export const AuctionDetailPage = () => {
   return <Spinner label="Loading auction" />;
 };
 
+/**
+ * The viewer's bids the retraction rules still let them delete: the server names them and their
+ * grace period; none in the auction's last hour, nor one an automatic bid raised since. The set
+ * keeps its identity while its contents stay, so the bid list re-renders only when it changes.
+ */
+const useDeletableBids = (
+  auction: AuctionView,
+  biddingOpen: boolean,
+  now: number,
+): ReadonlySet<string> => {
+  const lastHour = Date.parse(auction.auctionEndTime) - rules.retraction.closingMs;
+  const raised = new Set(auction.bids.filter((bid) => bid.automatic).map((bid) => bid._id));
+  const ids = (auction.viewer?.retractable ?? [])
+    .filter(
+      ({ bidId, until }) =>
+        biddingOpen && !raised.has(bidId) && now < Math.min(Date.parse(until), lastHour),
+    )
+    .map(({ bidId }) => bidId)
+    .join(' ');
+  return useMemo(() => new Set(ids === '' ? [] : ids.split(' ')), [ids]);
+};
+
 interface AuctionDetailProps {
   auction: AuctionView;
   highlighted: ReadonlySet<string>;
@@ -244,6 +267,7 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
   const placeMin = auction.bidCount > 0 ? nextMin : auction.startingPrice;
   const incrementNote = auction.bidCount > 0 ? note : '';
   const latestNew = auction.bids.find((bid) => highlighted.has(bid._id));
+  const deletable = useDeletableBids(auction, biddingOpen, now);
 
   const closeDialog = useCallback(() => setDialog(null), []);
   const startEdit = useCallback((bid: BidView) => setDialog({ kind: 'edit', bid }), []);
@@ -264,8 +288,10 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
         );
       // Shown from the answer itself; the socket's copy of the same revision is then dropped.
       await applyOwnBid(auctionId, placed);
+      // What only this bidder may see of it (whether they may still delete it) comes with a refetch.
+      await refresh();
     },
-    [auctionId, applyOwnBid],
+    [auctionId, applyOwnBid, refresh],
   );
 
   const editedBid =
@@ -573,11 +599,13 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
           highlighted={highlighted}
           userId={userId}
           canChange={biddingOpen}
+          deletable={deletable}
           topLabel={auction.status === 'Sold' ? 'Winning bid' : cancelled ? null : 'Highest'}
           onEdit={startEdit}
           onDelete={startDelete}
         />
         <MoreBids auction={auction} />
+        <RetractedBids retractions={auction.retractions} userId={userId} />
       </section>
 
       {dialog?.kind === 'place' && (

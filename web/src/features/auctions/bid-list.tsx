@@ -11,8 +11,10 @@ interface BidListProps {
   leadingBidId: string | null;
   highlighted: ReadonlySet<string>;
   userId: string | null;
-  /** Whether the owner of a bid may still edit or delete it (the auction is open). */
+  /** Whether the owner of a bid may still edit it (the auction is open). */
   canChange: boolean;
+  /** The owner's bids the retraction rules still let them delete. */
+  deletable: ReadonlySet<string>;
   /** The badge of the top bid: 'Highest' while bidding, 'Winning bid' once sold. */
   /** The first bid's badge; none on a cancelled auction, where nobody leads. */
   topLabel: string | null;
@@ -27,6 +29,7 @@ export const BidList = memo(function BidList({
   highlighted,
   userId,
   canChange,
+  deletable,
   topLabel,
   onEdit,
   onDelete,
@@ -75,14 +78,16 @@ export const BidList = memo(function BidList({
                 >
                   Edit
                 </button>
-                <button
-                  type="button"
-                  className="icon-button danger"
-                  aria-label="Delete bid"
-                  onClick={() => onDelete(bid)}
-                >
-                  Delete
-                </button>
+                {deletable.has(bid._id) && (
+                  <button
+                    type="button"
+                    className="icon-button danger"
+                    aria-label="Delete bid"
+                    onClick={() => onDelete(bid)}
+                  >
+                    Delete
+                  </button>
+                )}
               </div>
             )}
           </li>

@@ -89,7 +89,11 @@ export const useLiveAuction = create<LiveAuctionState>()((set, get) => {
     const current = get();
     if (current.auctionId !== auctionId) return;
     const previous = current.auction;
-    if (previous && previous.revision >= view.revision) return;
+    if (previous && previous.revision >= view.revision) {
+      // The live copy is as new, but only a fetch brings what this user alone may see.
+      if (view.viewer !== undefined) set({ auction: { ...previous, viewer: view.viewer } });
+      return;
+    }
     advanceWatch(auctionId, view.revision);
     // A view for everyone (the socket's `auction:state`) keeps what only this user may see.
     const viewer = view.viewer ?? previous?.viewer;

@@ -50,6 +50,7 @@ const view = (revision: number, bids: BidView[]): AuctionView => ({
   bids,
   bidsNextCursor: null,
   bidCount: bids.length,
+  retractions: [],
   createdAt: new Date(0).toISOString(),
   winner: null,
   finalPrice: null,
@@ -168,6 +169,45 @@ describe('the own bid and its broadcast', () => {
       .getState()
       .applyOwnBid('other', { newBid: bid('x', 30), currentBid: 30, revision: 4 });
     expect(shown()).toEqual({ revision: 3, bids: ['b1'], count: 1 });
+  });
+});
+
+describe('what only the user may see', () => {
+  it('comes with a refetch even at the revision already shown, and the live bids stay', async () => {
+    close = await opened(view(3, [bid('b1', 20)]));
+    const own = bid('mine', 21);
+    await useLiveAuction
+      .getState()
+      .applyOwnBid(AUCTION, { newBid: own, currentBid: 21, revision: 4 });
+    broadcast(5, bid('b2', 22));
+    const retractable = [{ bidId: 'mine', until: new Date(Date.now() + 300_000).toISOString() }];
+    fake.detail.mockResolvedValueOnce({
+      auctionDetails: {
+        ...view(4, [own, bid('b1', 20)]),
+        viewer: { bidId: 'mine', maxBid: 21, reservePrice: null, retractable },
+      },
+    });
+    await useLiveAuction.getState().refresh();
+
+    expect(shown()).toEqual({ revision: 5, bids: ['b2', 'mine', 'b1'], count: 3 });
+    expect(useLiveAuction.getState().auction?.viewer?.retractable).toEqual(retractable);
+  });
+
+  it('is kept when the socket sends the state of the auction for everyone', async () => {
+    const retractable = [{ bidId: 'b1', until: new Date(Date.now() + 300_000).toISOString() }];
+    close = await opened({
+      ...view(3, [bid('b1', 20)]),
+      viewer: { bidId: 'b1', maxBid: 20, reservePrice: null, retractable },
+    });
+    fake.handlers.get('auction:state')?.({
+      productId: AUCTION,
+      revision: 9,
+      auction: view(9, [bid('b1', 20)]),
+    });
+    expect(useLiveAuction.getState().auction).toMatchObject({
+      revision: 9,
+      viewer: { retractable },
+    });
   });
 });
 
