@@ -181,11 +181,9 @@ describe('what only the user may see', () => {
       .applyOwnBid(AUCTION, { newBid: own, currentBid: 21, revision: 4 });
     broadcast(5, bid('b2', 22));
     const retractable = [{ bidId: 'mine', until: new Date(Date.now() + 300_000).toISOString() }];
-    fake.detail.mockResolvedValueOnce({
-      auctionDetails: {
-        ...view(4, [own, bid('b1', 20)]),
-        viewer: { bidId: 'mine', maxBid: 21, reservePrice: null, retractable },
-      },
+    details.push({
+      ...view(4, [own, bid('b1', 20)]),
+      viewer: { bidId: 'mine', maxBid: 21, reservePrice: null, retractable },
     });
     await useLiveAuction.getState().refresh();
 
