@@ -92,7 +92,7 @@ describe('who may audit an auction', () => {
 
 describe('GET events', () => {
   it('lists every event in stream order, as stored, with positions, both times, hash and dollars', async () => {
-    const res = await seller.client.get(path(sample.auctionId, 'events'));
+    const res = await auditor.client.get(path(sample.auctionId, 'events'));
     expect(res.body).toMatchObject({ success: true, auctionId: sample.auctionId, lastRevision: 5 });
     const events = res.body.events.map((e: unknown) => AuditEvent.parse(e));
     const stored = await server.deps.events.readStream(auctionStream(sample.auctionId));
