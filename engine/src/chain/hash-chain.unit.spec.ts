@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { EventMetadata } from '@auction/contracts';
 import {
@@ -388,6 +389,22 @@ describe('secret fields under a salted commitment', () => {
       metadata: { ...metadata, commitment: commitmentOf(salt ?? '', link.data) },
     };
   };
+
+  it('commits to the canonical JSON of the salt and the secret fields present', () => {
+    const salt = 'ab'.repeat(16);
+    const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+    const cases: [unknown, Record<string, unknown>][] = [
+      [{ amount: 1 }, {}],
+      [{ maxAmount: 5, amount: 1 }, { maxAmount: 5 }],
+      [
+        { reservePrice: null, previousMaxAmount: 3, maxAmount: 4 },
+        { maxAmount: 4, previousMaxAmount: 3, reservePrice: null },
+      ],
+      [null, {}],
+    ];
+    for (const [data, secrets] of cases)
+      expect(commitmentOf(salt, data)).toBe(sha(canonicalJson({ salt, secrets })));
+  });
 
   it('seals every event with its own 128-bit salt', () => {
     const salts = secretStream().map((link) => metadataOf(link).salt);

@@ -19,33 +19,28 @@ export interface CommandIds {
 }
 
 /**
- * The secret an event's salt is derived from (HMAC-SHA256, at least 32 bytes). Derived, not drawn
- * at random, so that a command decided twice on the same state (two nodes during a handoff) is
- * sealed into the very same events, as the store's idempotent append and the actors' chain heads
- * expect; without the key the salts are as good as random. Every node of a cluster must use the
- * same key (the server derives it from the shared session secret).
+ * The secret an event's salt is derived from (256 bits, hex). Derived, not drawn at random, so
+ * that a command decided twice on the same state (two nodes during a handoff) is sealed into the
+ * very same events, as the store's idempotent append and the actors' chain heads expect; without
+ * the key the salts are as good as random. Every node of a cluster must use the same key (the
+ * server derives it from the shared session secret).
  */
-export type SaltKey = Buffer;
+export type SaltKey = string;
 
 /** This process's own key, for engines given none: right for one process, not for a cluster. */
-export const localSaltKey: SaltKey = randomBytes(32);
+export const localSaltKey: SaltKey = randomBytes(32).toString('hex');
 
 /** A salt key derived from a secret the nodes share (one used for nothing else as it is). */
 export const saltKeyFrom = (secret: string): SaltKey =>
-  createHmac('sha256', secret).update('auction event salts').digest();
+  createHmac('sha256', secret).update('auction event salts').digest('hex');
 
-/** An event's 128-bit salt: its place, id and content under the key. */
-const saltFor = (
-  key: SaltKey,
-  streamId: string,
-  revision: number,
-  eventId: string,
-  dataJson: string,
-): string =>
-  createHmac('sha256', key)
-    .update(`${streamId}\n${revision}\n${eventId}\n${dataJson}`)
-    .digest('hex')
-    .slice(0, 32);
+/**
+ * An event's 128-bit salt: SHA-256 of the key, the event's revision and its id, cut to 128 bits.
+ * The id, of fixed length, comes last, so no salt extends (SHA-256's length extension) to the
+ * input of another.
+ */
+const saltFor = (key: SaltKey, eventId: string, revision: number): string =>
+  hash('sha256', `${key}${revision}\n${eventId}`, 'hex').slice(0, 32);
 
 /**
  * The id of the `index`-th event a command writes to a stream, as a UUID (EventStoreDB requires
@@ -69,7 +64,9 @@ export interface SealedBatch {
 
 /**
  * Puts events of one command into the stream's hash chain, starting after `revision`. Each event
- * gets its own salt; its hash covers its secret fields only through their commitment.
+ * gets its own salt; its hash covers its secret fields only through their commitment. Both the
+ * stored metadata and the hashed one are plain strings under sorted keys, so their JSON is written
+ * here directly, once: this runs for every event of every command.
  */
 export const sealEvents = (
   streamId: string,
@@ -80,26 +77,29 @@ export const sealEvents = (
   saltKey: SaltKey = localSaltKey,
 ): SealedBatch => {
   const sealed: NewEvent[] = [];
+  const actorId = JSON.stringify(ids.actorId);
+  const commandId = JSON.stringify(ids.commandId);
+  const correlationId = JSON.stringify(ids.correlationId);
   let head = prevHash;
   for (const [index, event] of events.entries()) {
     const id = eventIdFor(streamId, ids.commandId, index);
-    // Each text is written once: for the salt, the hash and the store (`dataJson`, `metadataJson`).
-    const dataJson = JSON.stringify(event.data) ?? 'null';
-    const salt = saltFor(saltKey, streamId, revision + 1 + index, id, dataJson);
+    const salt = saltFor(saltKey, id, revision + 1 + index);
     const request =
       index === 0 && ids.requestDigest !== undefined
-        ? { request: saltedRequest(salt, ids.requestDigest) }
-        : {};
-    // Keys in sorted order: the hash's canonical JSON is then plain `JSON.stringify`.
-    const common = { actorId: ids.actorId, commandId: ids.commandId };
+        ? saltedRequest(salt, ids.requestDigest)
+        : undefined;
     const metadata = {
-      ...common,
+      actorId: ids.actorId,
+      commandId: ids.commandId,
       correlationId: ids.correlationId,
       prevHash: head,
-      ...request,
+      ...(request === undefined ? {} : { request }),
       salt,
     };
-    const metadataJson = JSON.stringify(metadata);
+    const tail = `"prevHash":"${head}"${request === undefined ? '' : `,"request":"${request}"`}`;
+    const metadataJson = `{"actorId":${actorId},"commandId":${commandId},"correlationId":${correlationId},${tail},"salt":"${salt}"}`;
+    // Written once: for the hash and for the store.
+    const dataJson = JSON.stringify(event.data) ?? 'null';
     if (event.data === undefined) {
       head = eventHash({
         streamId,
@@ -110,19 +110,13 @@ export const sealEvents = (
       });
     } else {
       const shown = withoutSecrets(event.data);
-      const hashedMetadata = {
-        ...common,
-        commitment: commitmentOf(salt, event.data),
-        correlationId: ids.correlationId,
-        prevHash: head,
-        ...request,
-      };
+      const commitment = commitmentOf(salt, event.data);
       head = eventHashOfCanonical(
         streamId,
         revision + 1 + index,
         event.type,
         shown === event.data ? canonicalFromJson(event.data, dataJson) : canonicalJson(shown),
-        canonicalFromJson(hashedMetadata, JSON.stringify(hashedMetadata)),
+        `{"actorId":${actorId},"commandId":${commandId},"commitment":"${commitment}","correlationId":${correlationId},${tail}}`,
       );
     }
     sealed.push({
