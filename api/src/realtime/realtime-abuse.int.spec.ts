@@ -50,7 +50,9 @@ afterEach(async () => {
   closeProbes();
   for (const close of closing.splice(0)) await close();
 });
-afterAll(() => server.cleanup());
+// On FerretDB the projections' batch of the long histories below may take seconds to commit, and
+// stopping waits for it.
+afterAll(() => server.cleanup(), 60_000);
 
 /** A gateway on its own port over the test server's stores (its own limits and counters). */
 const gatewayOver = async (options: GatewayOptions = {}) => {
