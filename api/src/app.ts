@@ -5,14 +5,15 @@ import { auditRoutes } from './http/audit/routes';
 import { auctionRoutes } from './http/auctions/routes';
 import { createPassport } from './http/auth/passport';
 import { authRoutes } from './http/auth/routes';
-import { bidRoutes, isPlaceBid } from './http/bids/routes';
+import { bidRoutes } from './http/bids/routes';
 import { corsFor } from './http/cors';
+import { anyCrossSite } from './http/cross-origin';
 import { csrfGuard } from './http/csrf';
 import { errorHandler, notFound } from './http/errors';
 import { openApiRoute } from './http/openapi';
 import { routesOn } from './http/route';
-import { AcknowledgedWrites } from './http/acknowledged-writes';
 import { healthRoute, readinessGate } from './http/readiness';
+import { ReadYourWrites } from './http/read-your-writes';
 import { inSequence } from './http/in-sequence';
 import { securityHeaders } from './http/security-headers';
 import { sessionMiddleware } from './http/session';
@@ -46,7 +47,12 @@ const csrfGuardFor = (deps: AppDeps, port: () => number): RequestHandler => {
 /** The HTTP app: `/api/v1` (JSON, sessions, CSRF) and the uploaded images. */
 export const createApp = (deps: AppDeps, port: () => number) => {
   const session = sessionMiddleware(deps);
-  const acknowledged = new AcknowledgedWrites(deps);
+  const consistency = new ReadYourWrites(deps, {
+    waitMs: deps.config.READ_WAIT_MS,
+    // The token's cookie goes where the session's does (session.ts).
+    secure: deps.origin.startsWith('https:'),
+    crossSite: anyCrossSite(deps.origin, deps.config.CORS_ORIGINS ?? []),
+  });
   const app = express();
   app.disable('x-powered-by');
   // JSON answers are computed per request; no ETag hash of every body.
@@ -96,27 +102,22 @@ export const createApp = (deps: AppDeps, port: () => number) => {
       jsonBody,
       session,
       csrfGuardFor(deps, port),
-      // A request after a bid's 201 waits until the catalog shows that bid (acknowledged-writes.ts);
-      // while the read models catch up at start the readiness gate below decides instead.
-      acknowledged.middleware(
-        (method, path) =>
-          isPlaceBid(method, path) ||
-          path === serviceOperations.health.path ||
-          !deps.readiness.isReady(),
-      ),
+      // A request that carries the token of a write waits, bounded, for the read models it reads
+      // to show that write (read-your-writes.ts); while they catch up at start the gate decides.
+      consistency.middleware(),
       // While the read models catch up at start: reads wait briefly, then answer 503 (readiness.ts).
       readinessGate(deps.readiness),
     ),
   );
   const route = routesOn(api);
-  route(serviceOperations.health, healthRoute(deps));
+  route(serviceOperations.health, healthRoute(deps, consistency));
   route(serviceOperations.openapi, openApiRoute);
   api.use('/auth', authRoutes(deps, passport));
-  api.use('/auction', auctionRoutes(deps, passport));
+  api.use('/auction', auctionRoutes(deps, passport, consistency));
   api.use('/user', userRoutes(deps, passport));
-  api.use('/bid', bidRoutes(deps, passport, acknowledged));
+  api.use('/bid', bidRoutes(deps, passport, consistency));
   api.use('/audit', auditRoutes(deps));
-  api.use(watchlistRoutes(deps));
+  api.use(watchlistRoutes(deps, consistency));
   api.use(notFound);
   api.use(errorHandler(deps.log));
 

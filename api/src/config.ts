@@ -117,6 +117,12 @@ export const Config = z
      */
     BODY_TIMEOUT_MS: wholeNumber('BODY_TIMEOUT_MS', 100, 600_000).default(30_000),
     /**
+     * How long a read waits for a read model that has not yet applied the client's last write
+     * (its consistency token) before it is answered from what the read model holds, marked with
+     * `Read-Models-Behind`. Reads without a token, or past it, never wait.
+     */
+    READ_WAIT_MS: wholeNumber('READ_WAIT_MS', 0, 60_000).default(2000),
+    /**
      * Uploads (multipart bodies) this process receives at once; one more is answered 503. Each
      * streams to the image store as it arrives (a few buffers in memory), so this bounds the open
      * connections and writes.

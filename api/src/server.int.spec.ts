@@ -30,6 +30,15 @@ describe('server', () => {
         sessions: store('sqlite'),
         images: store('files'),
       },
+      // Each read model's lag behind the log, and how reads fared against clients' tokens.
+      readModels: {
+        ready: true,
+        startHead: expect.any(Number),
+        projections: expect.arrayContaining([
+          expect.objectContaining({ name: 'catalog', role: 'running', behind: 0 }),
+        ]),
+      },
+      reads: { waited: 0, answeredBehind: 0 },
     });
     expect(res.headers.get('x-powered-by')).toBeNull();
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');

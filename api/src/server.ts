@@ -55,6 +55,11 @@ export interface StartOptions {
   readonly holdProjections?: Promise<void>;
   /** How long a request that needs the read models waits for them at start; default 2 s. */
   readonly readinessWaitMs?: number;
+  /**
+   * Test seam: each batch a projection commits waits first for what this returns, so a test can
+   * hold one read model behind the log while the server runs.
+   */
+  readonly holdCommits?: (projection: string) => Promise<void> | undefined;
 }
 
 /**
@@ -113,7 +118,7 @@ export const startServer = async (
   const turn = turns();
   const runner = new ProjectionRunner({
     source: yieldingSource(stores.events, turn),
-    store: yieldingReads(stores.read, turn),
+    store: yieldingReads(heldCommits(stores.read, options.holdCommits), turn),
     projections: allProjections,
     onError: (error, name) => log(`Projection ${name}:`, error),
     // What the catch-up re-creates from history is not news: the other nodes are not told of it.
@@ -304,6 +309,24 @@ const yieldingSource = (
       onEvents: (events) => afterTurn(turn, () => Promise.resolve(options.onEvents(events))),
     }),
 });
+
+/** The read store whose commits first wait for `hold` (`StartOptions.holdCommits`). */
+const heldCommits = (store: ReadStore, hold: StartOptions['holdCommits']): ReadStore => {
+  if (!hold) return store;
+  const commit = store.commit.bind(store);
+  return new Proxy(store, {
+    get(target, property) {
+      if (property !== 'commit') {
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+      }
+      return async (...args: Parameters<ReadStore['commit']>) => {
+        await hold(args[0]);
+        return commit(...args);
+      };
+    },
+  });
+};
 
 const READS: ReadonlySet<PropertyKey> = new Set(['get', 'getMany', 'find', 'count', 'commit']);
 

@@ -175,19 +175,18 @@ export class AuctionAudit {
           ? []
           : [`The hash chain breaks at revision ${chain.brokenAt} (${chain.reason})`]),
         ...(truncation.ok ? [] : [truncation.message]),
-        ...readModels.projections
-          .filter((p) => p.behind)
-          .map((p) => `The ${p.name} read model has not applied this auction's last event yet`),
         ...(readModels.differences.length + readModels.omitted > 0
           ? [
               `${readModels.differences.length + readModels.omitted} difference(s) between the read models and a fresh replay`,
             ]
           : []),
       ];
+      const behind = readModels.projections.filter((p) => p.behind).map((p) => p.name);
       const verification = {
         auctionId,
-        ok: problems.length === 0,
+        ok: problems.length === 0 && behind.length === 0,
         problems,
+        behind,
         chain,
         truncation,
         readModels,

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { AuditEvent } from '@auction/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SampleAuction, sampleAuction, tamperWithEvent } from '../testing/audit-fixtures';
-import { type TestUser, sellerAliceBob } from '../testing/fixtures';
+import { type TestUser, createAuctionOverHttp, sellerAliceBob } from '../testing/fixtures';
 import { type TestServer, startTestServer } from '../testing/test-server';
 
 const run = promisify(execFile);
@@ -16,6 +16,8 @@ let seller: TestUser;
 let alice: TestUser;
 let bob: TestUser;
 let sample: SampleAuction;
+/** While set, the server's catalog commits nothing: its read model stays behind the log. */
+let heldCatalog: { promise: Promise<void>; release: () => void } | undefined;
 
 const audit = (...args: string[]) =>
   run(process.execPath, ['--import', 'tsx', cli, ...args], {
@@ -26,11 +28,17 @@ const audit = (...args: string[]) =>
   );
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer(
+    {},
+    { holdCommits: (projection) => (projection === 'catalog' ? heldCatalog?.promise : undefined) },
+  );
   [seller, alice, bob] = await sellerAliceBob(server);
   sample = await sampleAuction(server, seller, alice, bob);
 });
-afterAll(() => server.cleanup());
+afterAll(async () => {
+  heldCatalog?.release();
+  await server.cleanup();
+});
 
 describe('npm run audit', () => {
   it('prints the timeline, the state at the end and an intact verification; exit 0', async () => {
@@ -92,6 +100,25 @@ describe('npm run audit', () => {
       stored.map((e) => [e.revision, e.position, e.type, e.data, e.metadata]),
     );
     rmSync(file);
+  });
+
+  it('exits 0 when a read model is only behind the log, naming it, and compares it once it caught up', async () => {
+    let release = () => undefined as void;
+    heldCatalog = { promise: new Promise<void>((resolve) => (release = resolve)), release };
+    const auctionId = await createAuctionOverHttp(seller.client);
+    const behind = await audit(auctionId, '--verify');
+    expect(behind.code).toBe(0);
+    expect(behind.stdout).toContain('Verification: OK so far: catalog behind the log');
+    expect(behind.stdout).toMatch(/catalog\s+BEHIND, not compared/);
+    expect(behind.stdout).not.toContain('problem:');
+
+    heldCatalog = undefined;
+    release();
+    await server.deps.runner.waitFor((await server.deps.events.headPosition()) ?? 0);
+    const caughtUp = await audit(auctionId, '--verify');
+    expect(caughtUp.code).toBe(0);
+    expect(caughtUp.stdout).toContain('Verification: OK\n');
+    expect(caughtUp.stdout).toMatch(/catalog\s+\d+ documents compared/);
   });
 
   it('exits 1 naming the revision of an event changed in the events file', async () => {

@@ -2,9 +2,12 @@ import type { RequestHandler } from 'express';
 
 const METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
 /** What our clients send beyond the CORS-safelisted headers. */
-const HEADERS = 'Content-Type, Idempotency-Key';
-/** What a client may read beyond the safelisted response headers (retries, rate limits). */
-const EXPOSED = 'Retry-After, RateLimit, RateLimit-Policy';
+const HEADERS = 'Content-Type, Idempotency-Key, Consistency-Token';
+/**
+ * What a client may read beyond the safelisted response headers: retries, rate limits, and its
+ * consistency token and whether a read was answered behind it (read-your-writes.ts).
+ */
+const EXPOSED = 'Retry-After, RateLimit, RateLimit-Policy, Consistency-Token, Read-Models-Behind';
 /** How long a browser may keep a preflight's answer, in seconds (Chromium caps it at 2 hours). */
 const MAX_AGE = '600';
 

@@ -3,6 +3,7 @@ import type { ProjectionRunner } from '@auction/projections';
 import type { Request, RequestHandler, Response } from 'express';
 import type { AppDeps } from '../app-deps';
 import type { ReadModelsHealth, ReadModelsReadiness } from '../ports';
+import { type ReadYourWrites, readModelsFor } from './read-your-writes';
 import { respond } from './respond';
 
 /** What a request that needs the read models gets while they are still catching up at start. */
@@ -122,28 +123,15 @@ export class Readiness implements ReadModelsReadiness {
 }
 
 /**
- * Requests that need only the event log, the account and session stores (or none), and so are
- * answered while the read models catch up: health, the API document, sign-up, login and the
- * session, the audit (it reads the log; its verification reports a read model still behind), and
- * the three writes that consult no read model first (placing a bid, creating an auction or a
- * category: the engine decides them from the log). Every other `/api/v1` request, reads and the
- * writes that look up what they change in the read models first (editing or deleting an auction
- * or a bid, notifications, account deletion), waits for the read models.
+ * Requests that need only the event log, the account and session stores (or none) are answered
+ * while the read models catch up: health, the API document, sign-up, login and the session, the
+ * audit (it reads the log; its verification reports a read model still behind), and the three
+ * writes that consult no read model first (placing a bid, creating an auction or a category: the
+ * engine decides them from the log). Every other `/api/v1` request, reads and the writes that look
+ * up what they change in the read models first (editing or deleting an auction or a bid,
+ * notifications, account deletion), waits for the read models (`readModelsFor`).
  */
-const LOG_ONLY_PREFIXES = ['/health', '/openapi.json', '/auth', '/audit'];
-const LOG_ONLY_ROUTES = new Set([
-  'POST /bid/placebid',
-  'POST /auction/createauction',
-  'POST /auction/createcategory',
-]);
-
-/** Express matches routes case-insensitively and with or without a trailing slash. */
-const needsReadModels = (req: Request): boolean => {
-  const path = req.path.toLowerCase().replace(/\/+$/, '');
-  if (LOG_ONLY_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)))
-    return false;
-  return !LOG_ONLY_ROUTES.has(`${req.method} ${path}`);
-};
+const needsReadModels = (req: Request): boolean => readModelsFor(req.method, req.path).length > 0;
 
 /**
  * While the read models catch up at start, a request that needs them waits up to `waitMs` for
@@ -171,20 +159,25 @@ export const readinessGate =
 
 /**
  * `GET /health`: 503 when a store (or Kafka) does not answer, the node cannot serve at all, and
- * when DATA_DIR's disk is full (every write would fail; each store says `writable: false`). While
- * the read models catch up at start it answers 200, with `ready: false` and each read model's
- * position and lag: the node takes writes and answers reads itself (with a clear 503 until they
- * are ready), so a load balancer keeps sending it traffic instead of going dark. Read models that
- * could not start make it 503.
+ * when DATA_DIR's disk is full (every write would fail; each store says `writable: false`). It
+ * always reports each read model's position and lag (`behind`: events of the log it has not
+ * applied yet), and how many reads waited for a client's token and how many of those were answered
+ * marked as behind. While the read models catch up at start it answers 200 with `ready: false`:
+ * the node takes writes and answers reads itself (with a clear 503 until they are ready), so a
+ * load balancer keeps sending it traffic instead of going dark. Read models that could not start
+ * make it 503.
  */
 export const healthRoute =
-  (deps: AppDeps) =>
+  (deps: AppDeps, consistency: Pick<ReadYourWrites, 'counts'>) =>
   async (_req: Request, res: Response): Promise<void> => {
     const catchingUp = !deps.readiness.isReady();
     const [stores, cluster, readModels] = await Promise.all([
       deps.storeHealth(catchingUp ? CATCHING_UP_PROBE_MS : undefined),
       deps.clusterHealth?.(),
-      catchingUp ? deps.readiness.health() : undefined,
+      deps.readiness.health().catch((error: unknown) => {
+        deps.log('Health: the read models could not be asked how far they are', error);
+        return undefined;
+      }),
     ]);
     const reachable =
       Object.values(stores).every((store) => store.reachable) && (cluster?.reachable ?? true);
@@ -198,12 +191,15 @@ export const healthRoute =
         ? errorCatalog.STORAGE_UNAVAILABLE.message
         : failed
           ? 'The read models could not start'
-          : readModels
+          : catchingUp
             ? 'The read models are catching up'
             : 'OK';
     respond(res, reachable && !full && !failed ? 200 : 503, message, {
       stores,
       ...(cluster ? { cluster } : {}),
-      ...(readModels ? { ready: false, readModels } : {}),
+      ...(catchingUp ? { ready: false } : {}),
+      // Each read model's lag behind the log, and how reads fared against clients' tokens.
+      ...(readModels ? { readModels } : {}),
+      reads: consistency.counts(),
     });
   };

@@ -134,6 +134,10 @@ export const errorCatalog = {
     message: 'The request path is not valid: a percent-encoded character in it is malformed',
   },
 
+  MALFORMED_CONSISTENCY_TOKEN: {
+    status: 400,
+    message: 'The Consistency-Token header must be a log position from an earlier answer',
+  },
   EVENT_UNREADABLE: {
     status: 409,
     message: 'An event of this auction cannot be read; verify the auction',

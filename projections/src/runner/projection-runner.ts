@@ -318,6 +318,19 @@ export class ProjectionRunner {
   }
 
   /**
+   * Whether the named projections (all by default) are known to have applied `position`: this
+   * node's own progress, and for a followed projection the checkpoint last read. No I/O.
+   */
+  reached(position: number, names?: readonly string[]): boolean {
+    for (const name of names ?? this.running.keys()) {
+      const r = this.running.get(name);
+      if (!r) throw new Error(`Unknown projection ${name}`);
+      if (r.position < position) return false;
+    }
+    return true;
+  }
+
+  /**
    * Read-your-writes: resolves once the named projections (all by default) have applied every
    * event up to `position`; rejects after `timeoutMs`. A projection another node runs is polled
    * for its checkpoint meanwhile.

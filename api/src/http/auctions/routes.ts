@@ -4,6 +4,7 @@ import {
   type AuctionView,
   DomainError,
   type EndChange,
+  centsToDollars,
   IsoTime,
   auctionOperations as ops,
   fixedCategories,
@@ -23,11 +24,12 @@ import {
   sellerAuctionsPage,
   userNotificationsPage,
 } from '@auction/projections';
-import { type RequestHandler, Router } from 'express';
+import { type Request, type RequestHandler, type Response, Router } from 'express';
 import type { AppDeps } from '../../app-deps';
 import type { AppPassport } from '../auth/passport';
 import { commandMetadata, currentUser, newId } from '../request-context';
-import { type Accepted, catalogReaches, sendCommand } from '../commands';
+import { type Accepted, sendCommand } from '../commands';
+import type { ReadYourWrites } from '../read-your-writes';
 import { auctionView } from '../../realtime/auction-view';
 import { respond } from '../respond';
 import { clientAddress, limiter } from '../rate-limit';
@@ -67,7 +69,11 @@ const requireLogin: RequestHandler = (req, _res, next) => {
 };
 
 /** Auctions, categories and notifications: `/api/v1/auction/...` (spec §7). */
-export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
+export const auctionRoutes = (
+  deps: AppDeps,
+  _passport: AppPassport,
+  consistency: ReadYourWrites,
+): Router => {
   const router = Router();
   const route = routesOn(router, '/auction');
   const cursors = notificationCursors(deps.read);
@@ -93,9 +99,17 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
     auctionDetail(deps.read, deps.users, auctionId, deps.imageUrl, viewerId);
 
   // The image of a refused command goes; on an outage it stays, as the command may have landed.
-  const send = async (command: AuctionCommand, uploadedImage: string | null = null) => {
+  // An accepted one hands the client its consistency token.
+  const send = async (
+    req: Request,
+    res: Response,
+    command: AuctionCommand,
+    uploadedImage: string | null = null,
+  ) => {
     try {
-      return await sendCommand(deps, command);
+      const outcome = await sendCommand(deps, command);
+      consistency.written(req, res, outcome.position);
+      return outcome;
     } catch (error) {
       if (error instanceof DomainError && error.code !== 'UNAVAILABLE')
         await deps.images.remove(uploadedImage).catch((removal: unknown) => {
@@ -117,13 +131,24 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
       (await categoryById(deps.read, categoryId).catch(() => undefined))?.name ??
       fixedCategories.find((category) => category.categoryId === categoryId)?.name ??
       '';
-    return auctionView(
+    const view = auctionView(
       fold(outcome.events, initialState),
       outcome.revision,
       { createdAt: at, categoryName },
       await deps.users.lookup([sellerId]),
       deps.imageUrl,
     );
+    // What the seller alone sees, as the catalog's detail gives it: no bid of theirs, the reserve.
+    const { reservePrice } = created.data;
+    return {
+      ...view,
+      viewer: {
+        bidId: null,
+        maxBid: null,
+        retractable: [],
+        reservePrice: reservePrice === undefined ? null : centsToDollars(reservePrice),
+      },
+    };
   };
 
   // Checked before the body so a stranger learns nothing more than 403; the decider checks again.
@@ -142,6 +167,8 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
     const image = claimUpload(req);
     const auctionId = newId(req, user.id, 'auction');
     const outcome = await send(
+      req,
+      res,
       {
         type: 'CreateAuction',
         data: {
@@ -163,6 +190,7 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
     );
     // A retry answered with the first outcome keeps the first image: this one goes.
     if (image !== null) await releaseAuctionImages(deps, auctionId, image);
+    // No wait for the catalog: where it has not applied the auction yet, the events show it.
     respond(res, 201, 'Auction Created', {
       auction: (await detail(auctionId, user.id)) ?? (await createdView(outcome)),
     });
@@ -184,7 +212,7 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
   route(ops.cancelAuction, async (req, res, { params }) => {
     const user = currentUser(req);
     const auction = await ownAuction(params().id, user.id);
-    await send({
+    await send(req, res, {
       type: 'CancelAuction',
       data: { auctionId: auction._id, reason: 'seller' },
       metadata: commandMetadata(req, deps, user.id),
@@ -245,6 +273,8 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
     const uploaded = claimUpload(req);
     const image = uploaded ?? (input.removeImage ? null : undefined);
     const outcome = await send(
+      req,
+      res,
       {
         type: 'EditAuction',
         data: {
@@ -266,6 +296,8 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
       (event) => event.type === 'AuctionEdited' && event.data.image !== undefined,
     );
     if (imageChanged || uploaded !== null) await releaseAuctionImages(deps, auction._id, uploaded);
+    // The answer is the catalog's view: it waits (bounded) for the edit to show there.
+    await consistency.reach(req, res, ['catalog'], outcome.position);
     respond(res, 200, 'Auction updated successfully!', {
       auction: (await detail(auction._id, user.id)) ?? auction,
     });
@@ -286,7 +318,8 @@ export const auctionRoutes = (deps: AppDeps, _passport: AppPassport): Router => 
       at,
     });
     if (!outcome.ok) throw new DomainError(outcome.rejection);
-    await catalogReaches(deps, outcome.position);
+    consistency.written(req, res, outcome.position);
+    await consistency.reach(req, res, ['catalog'], outcome.position);
     const category = await categoryById(deps.read, categoryId);
     respond(res, 201, 'Category Created', { category: category ?? null });
   });

@@ -13,7 +13,7 @@ import { publicUser, type Account } from '../../accounts/account';
 import type { AppDeps } from '../../app-deps';
 import type { AppPassport } from '../auth/passport';
 import { sendCommand } from '../commands';
-import type { AcknowledgedWrites } from '../acknowledged-writes';
+import type { ReadYourWrites } from '../read-your-writes';
 import { limiter } from '../rate-limit';
 import { commandMetadata, currentUser, newId } from '../request-context';
 import { respond } from '../respond';
@@ -41,14 +41,10 @@ const ownBid = async (deps: AppDeps, bidId: string, account: Account) => {
   return { ...bid, bidId };
 };
 
-/** The route that answers from the command's outcome, without waiting for the catalog. */
-export const isPlaceBid = (method: string, path: string): boolean =>
-  method === ops.placeBid.method.toUpperCase() && path === ops.placeBid.path;
-
 export const bidRoutes = (
   deps: AppDeps,
   _passport: AppPassport,
-  acknowledged: AcknowledgedWrites,
+  consistency: ReadYourWrites,
 ): Router => {
   const router = Router();
   const route = routesOn(router, '/bid');
@@ -70,24 +66,20 @@ export const bidRoutes = (
     const account = currentUser(req);
     const body = input.body();
     const bidId = newId(req, account.id, `bid:${body.productId}`);
-    // Answered from the outcome once stored; this user's next request waits for the catalog.
-    const outcome = await sendCommand(
-      deps,
-      {
-        type: 'PlaceBid',
-        data: {
-          auctionId: body.productId,
-          bidId,
-          amount: dollarsToCents(body.bidAmount),
-          ...(body.maxBidAmount === undefined
-            ? {}
-            : { maxAmount: dollarsToCents(body.maxBidAmount) }),
-        },
-        metadata: commandMetadata(req, deps, account.id, body.productId),
+    // Answered from the outcome once stored, with the client's consistency token.
+    const outcome = await sendCommand(deps, {
+      type: 'PlaceBid',
+      data: {
+        auctionId: body.productId,
+        bidId,
+        amount: dollarsToCents(body.bidAmount),
+        ...(body.maxBidAmount === undefined
+          ? {}
+          : { maxAmount: dollarsToCents(body.maxBidAmount) }),
       },
-      { awaitCatalog: false },
-    );
-    acknowledged.note(outcome.position);
+      metadata: commandMetadata(req, deps, account.id, body.productId),
+    });
+    consistency.written(req, res, outcome.position);
     const placed = outcome.events.find((event) => event.type === 'BidPlaced');
     if (placed?.type !== 'BidPlaced')
       throw new Error(`PlaceBid ${bidId} was accepted without a BidPlaced event`);
@@ -123,6 +115,7 @@ export const bidRoutes = (
       data: { auctionId: body.productId, bidId, price: dollarsToCents(body.price) },
       metadata: commandMetadata(req, deps, account.id, body.productId),
     });
+    consistency.written(req, res, outcome.position);
     respond(res, 201, 'Purchased with Buy It Now!', {
       auctionId: body.productId,
       finalPrice: centsToDollars(outcome.currentBid),
@@ -147,6 +140,7 @@ export const bidRoutes = (
       },
       metadata: commandMetadata(req, deps, account.id),
     });
+    consistency.written(req, res, outcome.position);
     const amount = amountAfter(outcome.events, bid.bidId, bid.amount);
     const maxAmount = Math.max(
       amount,
@@ -173,6 +167,7 @@ export const bidRoutes = (
       data: { auctionId: bid.auctionId, bidId: bid.bidId },
       metadata: commandMetadata(req, deps, account.id),
     });
+    consistency.written(req, res, outcome.position);
     respond(res, 200, 'Bid Deleted Successfully', {
       currentBid: centsToDollars(outcome.currentBid),
     });

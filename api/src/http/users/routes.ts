@@ -18,13 +18,6 @@ import { pageRequest } from '../paging';
 import { routesOn } from '../route';
 import { deleteAccount } from './delete-account';
 
-/** Read-your-writes for the dashboard: the read models catch up with the log first, briefly. */
-const caughtUp = async (deps: AppDeps, names: readonly string[]): Promise<void> => {
-  const head = await deps.events.headPosition();
-  if (head === undefined) return;
-  await deps.runner.waitFor(head, names, 1000).catch(() => undefined);
-};
-
 export const userRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
   const router = Router();
   const route = routesOn(router, '/user');
@@ -35,7 +28,6 @@ export const userRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
 
   route(ops.profile, async (req, res) => {
     const account = currentUser(req);
-    await caughtUp(deps, ['catalog', 'activity', 'winnings', 'watchlist']);
     const [auctions, won, profile, watched] = await Promise.all([
       sellerAuctions(deps.read, deps.users, account.id, deps.imageUrl),
       userWinnings(deps.read, deps.users, account.id, deps.imageUrl),
@@ -59,7 +51,6 @@ export const userRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
     const account = currentUser(req);
     const { type, ...paging } = query();
     const { limit = DEFAULT_HISTORY_LIMIT, after } = pageRequest('history', paging);
-    await caughtUp(deps, ['activity']);
     const { items: history, nextCursor } = await userHistoryPage(
       deps.read,
       account.id,
@@ -71,7 +62,6 @@ export const userRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
 
   route(ops.winnings, async (req, res) => {
     const account = currentUser(req);
-    await caughtUp(deps, ['winnings']);
     const { winnings, statistics } = await userWinnings(
       deps.read,
       deps.users,

@@ -5,9 +5,10 @@ import {
   watchlistOperations as ops,
 } from '@auction/contracts';
 import { auctionDetail, watchedAmong, watchlistPage } from '@auction/projections';
-import { type Request, Router } from 'express';
+import { type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../../app-deps';
 import { pageRequest } from '../paging';
+import type { ReadYourWrites } from '../read-your-writes';
 import { limiter } from '../rate-limit';
 import { commandMetadata, currentUser } from '../request-context';
 import { respond } from '../respond';
@@ -41,7 +42,7 @@ export const withWatching = async <A extends AuctionView>(
  * unwatched), and `GET /user/watchlist` pages the user's watched auctions as auction cards. Every
  * route needs a session (401).
  */
-export const watchlistRoutes = (deps: AppDeps): Router => {
+export const watchlistRoutes = (deps: AppDeps, consistency: ReadYourWrites): Router => {
   const router = Router();
   const route = routesOn(router);
   // Every change is an event in the user's watchlist stream: toggling must not grow the log
@@ -54,7 +55,7 @@ export const watchlistRoutes = (deps: AppDeps): Router => {
     store: deps.rateLimits('watches'),
   });
 
-  const watch = async (req: Request, id: string, watching: boolean) => {
+  const watch = async (req: Request, res: Response, id: string, watching: boolean) => {
     const user = currentUser(req);
     const auction = await auctionDetail(deps.read, deps.users, id, deps.imageUrl);
     if (!auction) throw new DomainError(rejection('AUCTION_NOT_FOUND'));
@@ -64,21 +65,18 @@ export const watchlistRoutes = (deps: AppDeps): Router => {
       { userId: user.id, auctionId: id, watching },
       commandMetadata(req, deps, user.id, id),
     );
-    // Read-your-writes: the list, the count and the stars show it on the next read.
-    if (position !== undefined && deps.readiness.isReady())
-      await deps.runner
-        .waitFor(position, ['watchlist'], 2000)
-        .catch((error: unknown) => deps.log('The watchlist is behind a committed watch', error));
+    // Read-your-writes: the list, the count and the stars show it on the client's next read.
+    consistency.written(req, res, position);
     return id;
   };
 
   route(ops.watch, limited, async (req, res, { params }) => {
-    const auctionId = await watch(req, params().id, true);
+    const auctionId = await watch(req, res, params().id, true);
     respond(res, 200, WATCHED, { auctionId, watching: true });
   });
 
   route(ops.unwatch, limited, async (req, res, { params }) => {
-    const auctionId = await watch(req, params().id, false);
+    const auctionId = await watch(req, res, params().id, false);
     respond(res, 200, UNWATCHED, { auctionId, watching: false });
   });
 

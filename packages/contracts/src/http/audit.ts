@@ -156,8 +156,13 @@ export const AuditVerification = z.object({
   auctionId: z.string(),
   /** Every check passed and every read model was compared. */
   ok: z.boolean(),
-  /** One line per problem found, for people. */
+  /** One line per problem found, for people: a broken chain, a cut tail, a read model that differs. */
   problems: z.array(z.string()),
+  /**
+   * The read models that have not applied the auction's last event yet, so were not compared:
+   * lag, not a problem (verify again once they catch up).
+   */
+  behind: z.array(z.string()),
   chain: AuditChainCheck,
   truncation: AuditTruncationCheck,
   readModels: AuditReadModelCheck,

@@ -78,13 +78,23 @@ const StateAtStep = ({ state }: { state: AuditState }) => (
   </section>
 );
 
+/** Whether anything differs, and whether some read models were still behind the log. */
+const verdictOf = (verification: AuditVerification) =>
+  verification.problems.length > 0 ? 'bad' : verification.behind.length > 0 ? 'behind' : 'ok';
+
+const HEADINGS = {
+  ok: 'Verified: the record is intact',
+  behind: 'No problems found so far',
+  bad: 'Problems found',
+} as const;
+
 const VerifyResult = ({ verification }: { verification: AuditVerification }) => (
   <section
-    className={`card audit-verify ${verification.ok ? 'ok' : 'bad'}`}
+    className={`card audit-verify ${verdictOf(verification) === 'bad' ? 'bad' : 'ok'}`}
     aria-label="Verification"
     aria-live="polite"
   >
-    <h2>{verification.ok ? 'Verified: the record is intact' : 'Problems found'}</h2>
+    <h2>{HEADINGS[verdictOf(verification)]}</h2>
     <ul>
       <li>
         Hash chain:{' '}
@@ -95,9 +105,11 @@ const VerifyResult = ({ verification }: { verification: AuditVerification }) => 
       <li>Stream end: {verification.truncation.message}</li>
       <li>
         Read models:{' '}
-        {verification.readModels.ok
-          ? 'equal to a fresh replay'
-          : `${verification.readModels.differences.length + verification.readModels.omitted} difference(s)`}
+        {verification.readModels.differences.length + verification.readModels.omitted > 0
+          ? `${verification.readModels.differences.length + verification.readModels.omitted} difference(s)`
+          : verification.behind.length > 0
+            ? `${verification.behind.join(', ')} still catching up with the log, not compared yet (verify again in a moment)`
+            : 'equal to a fresh replay'}
       </li>
     </ul>
     {verification.readModels.differences.length > 0 && (
