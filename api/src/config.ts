@@ -177,7 +177,7 @@ export const Config = z
     ),
     /** Partitions of the commands topic: fixed for the topic's life (a new count remaps auctions). */
     KAFKA_PARTITIONS: wholeNumber('KAFKA_PARTITIONS', 1, 10_000).default(12),
-    /** Prepended to the cluster's topic and group names (several clusters on one broker). */
+    /** Put before the cluster's topic and group names, with a `.` unless it ends in `.`, `_` or `-`. */
     KAFKA_TOPIC_PREFIX: z
       .string()
       .regex(/^[A-Za-z0-9._-]{0,100}$/, {
