@@ -159,6 +159,11 @@ export const Config = z
         error: 'MONGODB_DB must be 1 to 63 letters, digits, - or _',
       })
       .default('auction'),
+    /**
+     * How long a stop (SIGTERM, SIGINT) may drain before what is left is cut short, in
+     * milliseconds; commands being appended are waited for even past it (see `server.ts`).
+     */
+    SHUTDOWN_TIMEOUT_MS: wholeNumber('SHUTDOWN_TIMEOUT_MS', 100, 600_000).default(10_000),
     /** How long start-up waits for a configured server before it gives up, in milliseconds. */
     STORE_CONNECT_TIMEOUT_MS: wholeNumber('STORE_CONNECT_TIMEOUT_MS', 100, 120_000).default(5000),
     /**

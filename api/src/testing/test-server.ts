@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Clock } from '@auction/engine';
 import { type Config, loadConfig } from '../config';
-import { type RunningServer, startServer } from '../server';
+import { type RunningServer, type StartOptions, startServer } from '../server';
 import { dropTestStores, testStoreEnv } from './test-stores';
 
 export interface TestResponse {
@@ -108,7 +107,7 @@ export interface TestServer extends RunningServer {
  */
 export const startTestServer = async (
   env: Partial<Record<keyof Config, string>> = {},
-  options: { clock?: Clock } = {},
+  options: Omit<StartOptions, 'log'> = {},
 ): Promise<TestServer> => {
   const dataDir = mkdtempSync(join(tmpdir(), 'api-test-'));
   const storeEnv = testStoreEnv();
