@@ -130,7 +130,7 @@ const zones = [
 ];
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '**/coverage/**', 'data/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/dist.*/**', '**/coverage/**', 'data/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -165,6 +165,11 @@ export const Config = z
         error: 'MONGODB_DB must be 1 to 63 letters, digits, - or _',
       })
       .default('auction'),
+    /**
+     * How long a stop (SIGTERM, SIGINT) may drain before what is left is cut short, in
+     * milliseconds; commands being appended are waited for even past it (see `server.ts`).
+     */
+    SHUTDOWN_TIMEOUT_MS: wholeNumber('SHUTDOWN_TIMEOUT_MS', 100, 600_000).default(10_000),
     /** How long start-up waits for a configured server before it gives up, in milliseconds. */
     STORE_CONNECT_TIMEOUT_MS: wholeNumber('STORE_CONNECT_TIMEOUT_MS', 100, 120_000).default(5000),
     /**
@@ -183,7 +188,7 @@ export const Config = z
     ),
     /** Partitions of the commands topic: fixed for the topic's life (a new count remaps auctions). */
     KAFKA_PARTITIONS: wholeNumber('KAFKA_PARTITIONS', 1, 10_000).default(12),
-    /** Prepended to the cluster's topic and group names (several clusters on one broker). */
+    /** Put before the cluster's topic and group names, with a `.` unless it ends in `.`, `_` or `-`. */
     KAFKA_TOPIC_PREFIX: z
       .string()
       .regex(/^[A-Za-z0-9._-]{0,100}$/, {

@@ -17,7 +17,17 @@ try {
 }
 console.log(`Auction marketplace listening on ${running.url} (data in ${config.DATA_DIR})`);
 
+let stopping = false;
 const stop = (signal: string) => {
+  // A process manager, or a terminal's Ctrl-C, may signal the whole process group: `npm start`
+  // then passes the same signal on, and it arrives twice. The drain is bounded; a repeat waits.
+  if (stopping) {
+    console.log(
+      `${signal}: already stopping (within SHUTDOWN_TIMEOUT_MS, ${config.SHUTDOWN_TIMEOUT_MS} ms)`,
+    );
+    return;
+  }
+  stopping = true;
   console.log(`${signal}: draining in-flight commands and closing`);
   running.close().then(
     () => process.exit(0),
@@ -27,5 +37,5 @@ const stop = (signal: string) => {
     },
   );
 };
-process.once('SIGTERM', () => stop('SIGTERM'));
-process.once('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));
+process.on('SIGINT', () => stop('SIGINT'));

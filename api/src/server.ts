@@ -39,7 +39,10 @@ export interface RunningServer {
    * serves before that; see `startServer`).
    */
   readonly caughtUp: Promise<void>;
-  /** Stops taking requests, drains commands in flight, stops the background work, closes stores. */
+  /**
+   * Stops taking requests, drains commands in flight, stops the background work, closes stores;
+   * within SHUTDOWN_TIMEOUT_MS, past which what is left is cut short (see `shutdown`).
+   */
   close(): Promise<void>;
 }
 
@@ -56,10 +59,10 @@ export interface StartOptions {
   /** How long a request that needs the read models waits for them at start; default 2 s. */
   readonly readinessWaitMs?: number;
   /**
-   * Test seam: each batch a projection commits waits first for what this returns, so a test can
-   * hold one read model behind the log while the server runs.
+   * Test seam: wraps the read store the projections write through, so that a test can make their
+   * batch slow or hang.
    */
-  readonly holdCommits?: (projection: string) => Promise<void> | undefined;
+  readonly projectionStore?: (store: ReadStore) => ReadStore;
 }
 
 /**
@@ -118,7 +121,9 @@ export const startServer = async (
   const turn = turns();
   const runner = new ProjectionRunner({
     source: yieldingSource(stores.events, turn),
-    store: yieldingReads(heldCommits(stores.read, options.holdCommits), turn),
+    store: (options.projectionStore ?? ((store: ReadStore) => store))(
+      yieldingReads(stores.read, turn),
+    ),
     projections: allProjections,
     onError: (error, name) => log(`Projection ${name}:`, error),
     // What the catch-up re-creates from history is not news: the other nodes are not told of it.
@@ -239,19 +244,30 @@ export const startServer = async (
 
   const close = () =>
     (closing ??= (async () => {
-      readiness.stop();
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      await closures.stop();
-      await engine.close();
-      await gateway.close();
-      await stopped;
-      await scheduler.stop();
-      await endingSoon.stop();
-      await cancelledImages.close();
-      await runner.stop();
-      await stores.close();
+      const step = shutdown(config.SHUTDOWN_TIMEOUT_MS, log);
+      try {
+        await closeWithin(step);
+      } finally {
+        step.report();
+      }
     })());
+  const closeWithin = async (step: Step) => {
+    readiness.stop();
+    const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    // Commands being appended are never cut: each is answered after its commit, or not at all.
+    await step('account closures', () => closures.stop(), { mustFinish: true });
+    await step('commands in flight', () => engine.close(), { mustFinish: true });
+    await step('realtime connections', () => gateway.close());
+    await step('HTTP requests in flight', () => stopped);
+    if (step.expired()) server.closeAllConnections();
+    await step('closing scheduler', () => scheduler.stop());
+    await step('ending-soon scheduler', () => endingSoon.stop());
+    await step('image clean-up', () => cancelledImages.close());
+    // The read side is safe to cut: its batch is not committed, and replays from its checkpoint.
+    await step('the read models', () => runner.stop());
+    await step('stores', () => stores.close(), { graceMs: 1000 });
+  };
 
   return {
     url: `http://${host}:${port}`,
@@ -261,6 +277,79 @@ export const startServer = async (
     caughtUp: readiness.whenReady,
     close,
   };
+};
+
+interface Step {
+  /**
+   * Starts `work` and waits for it until the deadline; past it, only a step that must finish is
+   * waited for, any other only `graceMs` (default 0: it runs on unwatched).
+   */
+  (
+    name: string,
+    work: () => Promise<unknown>,
+    options?: { mustFinish?: boolean; graceMs?: number },
+  ): Promise<void>;
+  /** Whether the deadline has passed. */
+  expired(): boolean;
+  /** Logs what was cut short, if anything. */
+  report(): void;
+}
+
+/**
+ * The steps of a shutdown under one deadline, `timeoutMs` from now. A step's failure fails the
+ * shutdown, as before; a step cut short is named in the report.
+ */
+const shutdown = (timeoutMs: number, log: (message: string, error?: unknown) => void): Step => {
+  const started = Date.now();
+  let timedOut = false;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      timedOut = true;
+      resolve();
+    }, timeoutMs);
+  });
+  const cut: string[] = [];
+  const within = (work: Promise<unknown>, ms: number): Promise<boolean> =>
+    new Promise<boolean>((resolve, reject) => {
+      const grace = setTimeout(() => resolve(false), ms);
+      work.then(
+        () => (clearTimeout(grace), resolve(true)),
+        (error: unknown) => (clearTimeout(grace), reject(error as Error)),
+      );
+    });
+  const step = async (
+    name: string,
+    work: () => Promise<unknown>,
+    options: { mustFinish?: boolean; graceMs?: number } = {},
+  ): Promise<void> => {
+    const running = work();
+    if (options.mustFinish) {
+      if (!timedOut && (await Promise.race([running.then(() => true), deadline.then(() => false)])))
+        return;
+      log(`Shutdown: past SHUTDOWN_TIMEOUT_MS (${timeoutMs} ms); still waiting for ${name}`);
+      await running;
+      return;
+    }
+    const finished = timedOut
+      ? await within(running, options.graceMs ?? 0)
+      : await Promise.race([running.then(() => true), deadline.then(() => false)]);
+    if (finished) return;
+    cut.push(name);
+    running.catch((error: unknown) => log(`Shutdown: ${name}, cut short, then failed`, error));
+  };
+  return Object.assign(step, {
+    expired: () => timedOut,
+    report: () => {
+      clearTimeout(timer);
+      if (cut.length === 0) return;
+      log(
+        `Shutdown cut short after ${Date.now() - started} ms (SHUTDOWN_TIMEOUT_MS=${timeoutMs}): ` +
+          `did not wait for ${cut.join(', ')}. Nothing acknowledged is lost: the read models ` +
+          'resume from their checkpoints at the next start.',
+      );
+    },
+  });
 };
 
 /** How long the projections may hold the event loop before a read of theirs lets others in. */
@@ -309,24 +398,6 @@ const yieldingSource = (
       onEvents: (events) => afterTurn(turn, () => Promise.resolve(options.onEvents(events))),
     }),
 });
-
-/** The read store whose commits first wait for `hold` (`StartOptions.holdCommits`). */
-const heldCommits = (store: ReadStore, hold: StartOptions['holdCommits']): ReadStore => {
-  if (!hold) return store;
-  const commit = store.commit.bind(store);
-  return new Proxy(store, {
-    get(target, property) {
-      if (property !== 'commit') {
-        const value: unknown = Reflect.get(target, property, target);
-        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
-      }
-      return async (...args: Parameters<ReadStore['commit']>) => {
-        await hold(args[0]);
-        return commit(...args);
-      };
-    },
-  });
-};
 
 const READS: ReadonlySet<PropertyKey> = new Set(['get', 'getMany', 'find', 'count', 'commit']);
 

@@ -12,6 +12,7 @@ export {
   type ClusterStatus,
 } from './cluster/kafka-cluster';
 export { partitionOf } from './cluster/partitioner';
+export { type ClusterNames, clusterNames, topicNamespace } from './cluster/topic-names';
 export { type Clock, systemClock } from './clock';
 export {
   SECRET_FIELDS,

@@ -6,6 +6,7 @@ import { AuditEvent } from '@auction/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SampleAuction, sampleAuction, tamperWithEvent } from '../testing/audit-fixtures';
 import { type TestUser, createAuctionOverHttp, sellerAliceBob } from '../testing/fixtures';
+import { Gate, heldCommits } from '../testing/held-commits';
 import { type TestServer, startTestServer } from '../testing/test-server';
 
 const run = promisify(execFile);
@@ -16,8 +17,8 @@ let seller: TestUser;
 let alice: TestUser;
 let bob: TestUser;
 let sample: SampleAuction;
-/** While set, the server's catalog commits nothing: its read model stays behind the log. */
-let heldCatalog: { promise: Promise<void>; release: () => void } | undefined;
+/** While closed, the server's catalog commits nothing: its read model stays behind the log. */
+const catalog = new Gate();
 
 const audit = (...args: string[]) =>
   run(process.execPath, ['--import', 'tsx', cli, ...args], {
@@ -30,13 +31,17 @@ const audit = (...args: string[]) =>
 beforeAll(async () => {
   server = await startTestServer(
     {},
-    { holdCommits: (projection) => (projection === 'catalog' ? heldCatalog?.promise : undefined) },
+    {
+      projectionStore: heldCommits((projection) =>
+        projection === 'catalog' ? catalog.promise : undefined,
+      ),
+    },
   );
   [seller, alice, bob] = await sellerAliceBob(server);
   sample = await sampleAuction(server, seller, alice, bob);
 });
 afterAll(async () => {
-  heldCatalog?.release();
+  catalog.open();
   await server.cleanup();
 });
 
@@ -103,8 +108,7 @@ describe('npm run audit', () => {
   });
 
   it('exits 0 when a read model is only behind the log, naming it, and compares it once it caught up', async () => {
-    let release = () => undefined as void;
-    heldCatalog = { promise: new Promise<void>((resolve) => (release = resolve)), release };
+    catalog.close();
     const auctionId = await createAuctionOverHttp(seller.client);
     const behind = await audit(auctionId, '--verify');
     expect(behind.code).toBe(0);
@@ -112,8 +116,7 @@ describe('npm run audit', () => {
     expect(behind.stdout).toMatch(/catalog\s+BEHIND, not compared/);
     expect(behind.stdout).not.toContain('problem:');
 
-    heldCatalog = undefined;
-    release();
+    catalog.open();
     await server.deps.runner.waitFor((await server.deps.events.headPosition()) ?? 0);
     const caughtUp = await audit(auctionId, '--verify');
     expect(caughtUp.code).toBe(0);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type TestUser, createAuctionOverHttp, sellerAliceBob } from '../testing/fixtures';
+import { Gate, heldCommits } from '../testing/held-commits';
 import { type TestServer, startTestServer } from '../testing/test-server';
 import { BEHIND_HEADER, TOKEN_COOKIE, TOKEN_HEADER } from './read-your-writes';
 
@@ -12,25 +13,21 @@ let server: TestServer;
 let seller: TestUser;
 let alice: TestUser;
 let bob: TestUser;
-/** While set, the catalog's commits wait for it. */
-let held: { promise: Promise<void>; release: () => void } | undefined;
-
-const hold = () => {
-  let release = () => undefined as void;
-  const promise = new Promise<void>((resolve) => (release = resolve));
-  held = { promise, release };
-};
-const release = () => {
-  held?.release();
-  held = undefined;
-};
+/** While closed, the catalog commits nothing: its read model stays behind the log. */
+const catalog = new Gate();
+const hold = () => catalog.close();
+const release = () => catalog.open();
 
 const READ_WAIT_MS = 600;
 
 beforeAll(async () => {
   server = await startTestServer(
     { READ_WAIT_MS: String(READ_WAIT_MS) },
-    { holdCommits: (projection) => (projection === 'catalog' ? held?.promise : undefined) },
+    {
+      projectionStore: heldCommits((projection) =>
+        projection === 'catalog' ? catalog.promise : undefined,
+      ),
+    },
   );
   [seller, alice, bob] = await sellerAliceBob(server);
 });

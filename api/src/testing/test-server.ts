@@ -107,7 +107,7 @@ export interface TestServer extends RunningServer {
  */
 export const startTestServer = async (
   env: Partial<Record<keyof Config, string>> = {},
-  options: Pick<StartOptions, 'clock' | 'holdCommits'> = {},
+  options: Omit<StartOptions, 'log'> = {},
 ): Promise<TestServer> => {
   const dataDir = mkdtempSync(join(tmpdir(), 'api-test-'));
   const storeEnv = testStoreEnv();

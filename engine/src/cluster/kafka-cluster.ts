@@ -13,6 +13,7 @@ import type { AuctionActorRegistry } from '../auction/actor-registry';
 import type { CommandOutcome } from '../command-bus/command-bus';
 import type { CommandRouter } from '../command-bus/command-router';
 import { partitionOf } from './partitioner';
+import { clusterNames } from './topic-names';
 
 export interface KafkaClusterOptions {
   /** `host:port` of at least one broker. */
@@ -23,7 +24,10 @@ export interface KafkaClusterOptions {
   readonly local: AuctionActorRegistry;
   /** Partitions of the commands topic; fixed for the topic's whole life (see `partitioner.ts`). */
   readonly partitions: number;
-  /** Prepended to every topic and group name (tests give each cluster its own). */
+  /**
+   * Put before every topic and group name (tests give each cluster its own), with a `.` after it
+   * unless it ends in `.`, `_` or `-` (`topic-names.ts`).
+   */
   readonly topicPrefix?: string;
   /** How long a sender waits for its command's outcome before answering "try again". */
   readonly replyTimeoutMs?: number;
@@ -158,10 +162,10 @@ export class KafkaCluster implements CommandRouter {
     private readonly commands: Consumer,
     private readonly node: Consumer,
   ) {
-    const prefix = options.topicPrefix ?? '';
-    this.commandsTopic = `${prefix}auction.commands`;
-    this.broadcastTopic = `${prefix}auction.broadcast`;
-    this.replyTopic = `${prefix}auction.replies.${options.nodeId}`;
+    const names = clusterNames(options.topicPrefix, options.nodeId);
+    this.commandsTopic = names.commandsTopic;
+    this.broadcastTopic = names.broadcastTopic;
+    this.replyTopic = names.replyTopic;
     this.replyTimeoutMs = options.replyTimeoutMs ?? 15_000;
     this.log = options.log ?? defaultLog;
   }
@@ -188,19 +192,19 @@ export class KafkaCluster implements CommandRouter {
         if (entry.level <= logLevel.ERROR) log(`kafka: ${entry.log.message}`, entry.log.error);
       },
     });
-    const prefix = options.topicPrefix ?? '';
+    const names = clusterNames(options.topicPrefix, options.nodeId);
     const sessionTimeout = options.sessionTimeoutMs ?? 6000;
     const admin = kafka.admin();
     const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
     const commands = kafka.consumer({
-      groupId: `${prefix}auction.nodes`,
+      groupId: names.commandsGroup,
       sessionTimeout,
       rebalanceTimeout: 30_000,
       heartbeatInterval: Math.min(500, sessionTimeout / 6),
       maxWaitTimeInMs: 200,
     });
     const node = kafka.consumer({
-      groupId: `${prefix}auction.node.${options.nodeId}`,
+      groupId: names.nodeGroup,
       sessionTimeout,
       heartbeatInterval: Math.min(500, sessionTimeout / 6),
       maxWaitTimeInMs: 200,
