@@ -74,6 +74,13 @@ export const Config = z
     ),
     /** Signs session cookies; when unset, a random secret is kept in DATA_DIR. */
     SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
+    /**
+     * How long a node serves a session from memory before it reads it from the store again, in
+     * milliseconds; 0: read on every request. Logouts and account deletions reach every node's
+     * memory at once (through Kafka in a cluster): this bounds only what a node that missed one
+     * keeps serving.
+     */
+    SESSION_CACHE_MS: wholeNumber('SESSION_CACHE_MS', 0, 300_000).default(10_000),
     /** Trust X-Forwarded-* from one proxy in front (for client IPs and Secure cookies). */
     TRUST_PROXY: flag('TRUST_PROXY').default(false),
     /**

@@ -27,6 +27,7 @@ import { RealtimeGateway } from './realtime/gateway';
 import { imageUrlsFor, withImageUrls } from './http/image-urls';
 import { releaseCancelledAuctionImages } from './http/auctions/images';
 import { RealtimeLink } from './realtime/realtime-link';
+import { CachedSessionStore } from './http/session-cache';
 import { openStores } from './stores';
 
 export interface RunningServer {
@@ -118,6 +119,12 @@ export const startServer = async (
   // The read models are ready once they have applied this much of the log.
   const startHead = (await stores.events.headPosition()) ?? 0;
   const realtime = new RealtimeLink(cluster, log);
+  // Sessions from memory; every change of one reaches the other nodes' memory on the broadcast.
+  const sessions = new CachedSessionStore(stores.sessions, {
+    cluster,
+    maxAgeMs: config.SESSION_CACHE_MS,
+    log,
+  });
   const turn = turns();
   const runner = new ProjectionRunner({
     source: yieldingSource(stores.events, turn),
@@ -169,7 +176,7 @@ export const startServer = async (
     accounts: stores.accounts,
     users: withImageUrls(stores.accounts, imageUrl),
     imageUrl,
-    sessions: stores.sessions,
+    sessions,
     sessionSecret,
     images: stores.images,
     rateLimits: stores.rateLimits,
@@ -253,6 +260,7 @@ export const startServer = async (
     })());
   const closeWithin = async (step: Step) => {
     readiness.stop();
+    sessions.stop();
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     // Commands being appended are never cut: each is answered after its commit, or not at all.

@@ -201,9 +201,11 @@ const cameOverHttps = (req: IncomingMessage, trustProxy: boolean): boolean => {
  * express-session, whose `Session` and `Cookie` it uses), with the signed-in account on
  * `req.user`. Cheaper per request than express-session and passport's session strategy:
  * - a cookie's HMAC is verified once per value and process, then remembered;
- * - the session is read from the store on every request, so a logout or an account deletion on
- *   any node ends it at once, but written only when its content changed (a login, a logout, the
- *   Google sign-in's pending state), and no hash is computed to find out;
+ * - the session is read through `deps.sessions`, which keeps it in memory
+ *   (`CachedSessionStore`, `session-cache.ts`): a logout or an account deletion on any node drops
+ *   it from every node's memory before its answer leaves, so it still ends at once; it is written
+ *   only when its content changed (a login, a logout, the Google sign-in's pending state), and no
+ *   hash is computed to find out;
  * - the rolling expiry (a week from the last request) is sent as a new cookie and moved in the
  *   store at most once a minute per session, not on every response;
  * - the account comes from `users` (a cache of the account store): an account that no longer
