@@ -30,7 +30,11 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Options, Store } from 'express-rate-limit';
 import { MongoClient } from 'mongodb';
-import { MongoRateLimitStore, ferretDbVersion } from '../src/http/mongo-rate-limit-store';
+import {
+  MongoRateLimitStore,
+  ferretDbVersion,
+  rateLimitCollection,
+} from '../src/http/mongo-rate-limit-store';
 import { procCpuSeconds } from '../src/testing/child-server';
 import { percentile, round } from './bench-support';
 import { HitPerDocumentRateLimitStore } from './hit-per-document-rate-limit-store';
@@ -123,7 +127,7 @@ const preload = async (client: MongoClient, dbName: string, kind: Kind, docs: nu
     if (kind === 'counter') {
       await client
         .db(dbName)
-        .collection<{ _id: string }>('rate_limit_windows')
+        .collection<{ _id: string }>(rateLimitCollection('bids:'))
         .insertMany(
           Array.from({ length: n }, (_, j) => ({
             _id: `${w}:bids:other-${i + j}`,

@@ -8,6 +8,7 @@ import {
   MongoRateLimitStore,
   ferretDbVersion,
   mongoRateLimitStores,
+  rateLimitCollection,
 } from './mongo-rate-limit-store';
 import { limiter } from './rate-limit';
 import { describeRateLimitStoreContract } from './rate-limit-store.contract';
@@ -87,7 +88,7 @@ describe.skipIf(!url)('MongoRateLimitStore (MONGODB_URL)', () => {
     const windows = mongo
       .client()
       .db(dbName)
-      .collection<{ _id: string; n: number }>('rate_limit_windows');
+      .collection<{ _id: string; n: number }>(rateLimitCollection('bids:'));
     const docs = await windows.find().toArray();
     expect(docs.map((d) => d.n).sort((a, b) => a - b)).toEqual([1, 62]);
     for (const doc of docs) expect(doc._id.length).toBeLessThan(100);
@@ -144,7 +145,7 @@ describe.skipIf(!url)('MongoRateLimitStore (MONGODB_URL)', () => {
     const windows = mongo
       .client()
       .db(dbName)
-      .collection<{ _id: string; n: number }>('rate_limit_windows');
+      .collection<{ _id: string; n: number }>(rateLimitCollection('bids:'));
     expect((await windows.updateMany({}, { $set: { n: 1 } })).modifiedCount).toBe(1);
     expect((await one.increment('alice')).totalHits).toBe(6);
     expect((await one.get('alice'))?.totalHits).toBe(6);
@@ -163,7 +164,10 @@ describe.skipIf(!url)('MongoRateLimitStore (MONGODB_URL)', () => {
       setTimeout(resolve, (resetTime?.getTime() ?? 0) - Date.now() + 20),
     );
     await store.increment('bob');
-    const windows = mongo.client().db(dbName).collection<{ _id: string }>('rate_limit_windows');
+    const windows = mongo
+      .client()
+      .db(dbName)
+      .collection<{ _id: string }>(rateLimitCollection('login:'));
     const deadline = Date.now() + 5_000;
     while ((await windows.countDocuments({ _id: { $regex: ':login:alice$' } })) > 0) {
       if (Date.now() > deadline) throw new Error('the ended window was not deleted');

@@ -17,7 +17,10 @@ interface WindowDoc {
 }
 
 export interface MongoRateLimitStoreOptions {
-  /** Default `rate_limit_windows`; every limiter shares it, told apart by prefix. */
+  /**
+   * Default `rate_limit_windows`: each limiter keeps its counters in `<this>.<prefix>` (its prefix
+   * with characters other than letters, digits, `-` and `_` as `_`).
+   */
   readonly collectionName?: string;
   /** Ended windows are deleted at most this often, on an increment (default a minute). */
   readonly sweepEveryMs?: number;
@@ -46,6 +49,14 @@ export const ferretDbVersion = async (client: MongoClient): Promise<string | und
   const version: unknown = info.ferretdbVersion;
   return typeof version === 'string' ? version : undefined;
 };
+
+/**
+ * The collection of a limiter's counters: one per limiter, so that on a server where a lookup reads
+ * the whole collection (FerretDB v1 on SQLite) one limiter's keys (a flood of sign-ups from many
+ * addresses) do not slow another's (bids).
+ */
+export const rateLimitCollection = (prefix: string, base = 'rate_limit_windows'): string =>
+  `${base}.${prefix.replace(/[^A-Za-z0-9_-]/g, '_') || '_'}`;
 
 /** A request waiting for its turn at a counter: +1 counted (answered its rank), -1 taken back. */
 interface Queued {
@@ -85,8 +96,8 @@ interface Queued {
  * `$inc` of -1 through the same queue; `resetKey` deletes the key's current window (a document
  * made again has a new `t`, so on a lossy server every node starts its own count of it again from
  * its next request). Ended windows go by a TTL
- * index where the server has one and by a sweep at most every `sweepEveryMs`. Several limiters
- * share the collection, told apart by `prefix`.
+ * index where the server has one and by a sweep at most every `sweepEveryMs`. Each limiter has a
+ * collection of its own (`rateLimitCollection`); the documents carry the prefix too.
  */
 export class MongoRateLimitStore implements Store {
   /** Counters are shared with every other instance on the same collection and prefix. */
@@ -113,7 +124,7 @@ export class MongoRateLimitStore implements Store {
     this.client = client;
     this.windows = client
       .db(dbName)
-      .collection<WindowDoc>(options.collectionName ?? 'rate_limit_windows');
+      .collection<WindowDoc>(rateLimitCollection(prefix, options.collectionName));
     this.sweepEveryMs = options.sweepEveryMs ?? 60_000;
     this.lossy = options.lossyUpdates;
   }
