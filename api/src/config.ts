@@ -159,6 +159,15 @@ export const Config = z
         error: 'MONGODB_DB must be 1 to 63 letters, digits, - or _',
       })
       .default('auction'),
+    /**
+     * At most this many statements in one write command when the read models commit a batch to
+     * MongoDB without a transaction. Unset: bulk writes, as few commands as the server takes.
+     * FerretDB on its SQLite backend needs 8 (more exhaust its SQLite connections).
+     */
+    MONGODB_STATEMENTS_PER_COMMAND: z.preprocess(
+      (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+      wholeNumber('MONGODB_STATEMENTS_PER_COMMAND', 1, 100_000).optional(),
+    ),
     /** How long start-up waits for a configured server before it gives up, in milliseconds. */
     STORE_CONNECT_TIMEOUT_MS: wholeNumber('STORE_CONNECT_TIMEOUT_MS', 100, 120_000).default(5000),
     /**
