@@ -177,6 +177,15 @@ export const Config = z
      * milliseconds; commands being appended are waited for even past it (see `server.ts`).
      */
     SHUTDOWN_TIMEOUT_MS: wholeNumber('SHUTDOWN_TIMEOUT_MS', 100, 600_000).default(10_000),
+    /**
+     * At most this many statements in one write command when the read models commit a batch to
+     * MongoDB without a transaction. Unset: bulk writes, as few commands as the server takes.
+     * FerretDB on its SQLite backend needs 8 (more exhaust its SQLite connections).
+     */
+    MONGODB_STATEMENTS_PER_COMMAND: z.preprocess(
+      (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+      wholeNumber('MONGODB_STATEMENTS_PER_COMMAND', 1, 100_000).optional(),
+    ),
     /** How long start-up waits for a configured server before it gives up, in milliseconds. */
     STORE_CONNECT_TIMEOUT_MS: wholeNumber('STORE_CONNECT_TIMEOUT_MS', 100, 120_000).default(5000),
     /**

@@ -151,6 +151,19 @@ describe('config', () => {
     );
   });
 
+  it('writes read-model batches to MongoDB in bulk unless a number of statements per command is set', () => {
+    expect(loadConfig({}).MONGODB_STATEMENTS_PER_COMMAND).toBeUndefined();
+    expect(loadConfig({ MONGODB_STATEMENTS_PER_COMMAND: ' ' }).MONGODB_STATEMENTS_PER_COMMAND).toBe(
+      undefined,
+    );
+    expect(loadConfig({ MONGODB_STATEMENTS_PER_COMMAND: '8' }).MONGODB_STATEMENTS_PER_COMMAND).toBe(
+      8,
+    );
+    expect(() => loadConfig({ MONGODB_STATEMENTS_PER_COMMAND: '0' })).toThrow(
+      'MONGODB_STATEMENTS_PER_COMMAND must be a whole number from 1 to 100000',
+    );
+  });
+
   it('limits watches per socket and per address, with sane defaults', () => {
     expect(loadConfig({})).toMatchObject({
       WATCH_LIMIT_PER_SOCKET: 50,

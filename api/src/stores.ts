@@ -30,6 +30,7 @@ type StoreConfig = Pick<
   | 'MONGODB_DB'
   | 'STORE_CONNECT_TIMEOUT_MS'
 > &
+  Partial<Pick<Config, 'MONGODB_STATEMENTS_PER_COMMAND'>> &
   Partial<Pick<Config, 'KAFKA_BROKERS'>>;
 
 export type StoreName = 'events' | 'read' | 'accounts' | 'sessions' | 'images';
@@ -165,7 +166,9 @@ const secretInMongo = async (mongo: MongoClient, dbName: string): Promise<string
 
 const readStoreOn = (config: StoreConfig, mongo: MongoClient | undefined): ReadStore =>
   mongo
-    ? MongoReadStore.fromClient(mongo, config.MONGODB_DB)
+    ? MongoReadStore.fromClient(mongo, config.MONGODB_DB, {
+        statementsPerCommand: config.MONGODB_STATEMENTS_PER_COMMAND,
+      })
     : new SqliteReadStore({ filename: join(config.DATA_DIR, 'read.sqlite') });
 
 /** The event log and the read models alone (the command-line tools need no more). */

@@ -6,16 +6,26 @@
  * 2. Lag: bids arrive at a steady rate through the engine; the time from each bid's
  *    acknowledgement until the catalog has applied it (p50/p99).
  * Prints one JSON line.   npm run bench:projections [-- --quick] [-- --events 100000 --rate 500]
+ *
+ * With MONGODB_URL, the read models live on that server (a database of their own, dropped after)
+ * instead of SQLite, written `MONGODB_STATEMENTS_PER_COMMAND` statements per command (unset: bulk
+ * writes); the raw limit and the sizes, which are SQLite's, are left out. `BENCH_SERVER` names the
+ * server in the line (e.g. `ferretdb-sqlite`), and `BENCH_SERVER_PIDS` (`name:pid,...`) the
+ * processes whose CPU, with their children's, is reported for each phase (`serverCpu`: cores).
+ * `projections/bench/backends.sh` runs it on every setup, one line each.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
+import { MongoClient } from 'mongodb';
 import { minimumRaise } from '@auction/contracts';
 import { Engine, type NewEvent, SqliteEventStore } from '@auction/engine';
 import { allProjections } from '../src/index';
+import { MongoReadStore } from '../src/read-store/mongo-read-store';
+import type { ReadStore } from '../src/read-store/read-store';
 import { SqliteReadStore } from '../src/read-store/sqlite-read-store';
 import { ProjectionRunner } from '../src/runner/projection-runner';
 import { EventLog, T0 } from '../src/testing/event-log';
@@ -32,6 +42,65 @@ const { values } = parseArgs({
 const targetEvents = Number(values.events ?? 100_000);
 const rate = Number(values.rate ?? 500);
 const lagSeconds = Number(values.seconds ?? (values.quick ? 3 : 10));
+const mongodbUrl = process.env.MONGODB_URL || undefined;
+const statementsPerCommand = process.env.MONGODB_STATEMENTS_PER_COMMAND
+  ? Number(process.env.MONGODB_STATEMENTS_PER_COMMAND)
+  : undefined;
+
+/** Clock ticks of the CPU a process and its descendants used (Linux /proc; 0 elsewhere). */
+const TICKS_PER_SEC = 100;
+const treeTicks = (root: number): number => {
+  const stats = new Map<number, { ppid: number; ticks: number }>();
+  if (!existsSync('/proc')) return 0;
+  const pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // After the command name in parentheses: state, ppid, ... utime (14th), stime (15th).
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      stats.set(Number(pid), {
+        ppid: Number(fields[1]),
+        ticks: Number(fields[11]) + Number(fields[12]),
+      });
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  let total = 0;
+  for (const [pid, { ticks }] of stats) {
+    for (let p: number | undefined = pid; p !== undefined && p > 1; p = stats.get(p)?.ppid) {
+      if (p === root) {
+        total += ticks;
+        break;
+      }
+    }
+  }
+  return total;
+};
+const serverPids = (process.env.BENCH_SERVER_PIDS ?? '')
+  .split(',')
+  .filter(Boolean)
+  .map((entry) => {
+    const [name, pid] = entry.split(':');
+    return { name: name ?? '', pid: Number(pid) };
+  });
+/** Starts a CPU reading: its result gives each server's and this process's cores since then. */
+const cpuMeter = () => {
+  const started = performance.now();
+  const node = process.cpuUsage();
+  const before = serverPids.map(({ pid }) => treeTicks(pid));
+  return () => {
+    const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(node);
+    const cores: Record<string, number> = {
+      node: round((used.user + used.system) / 1e6 / seconds),
+    };
+    serverPids.forEach(({ name, pid }, i) => {
+      cores[name] = round((treeTicks(pid) - (before[i] ?? 0)) / TICKS_PER_SEC / seconds);
+    });
+    return cores;
+  };
+};
 
 const percentile = (sorted: readonly number[], p: number) =>
   sorted.length === 0
@@ -114,22 +183,31 @@ const main = async () => {
   for (const [streamId, list] of byStream) await events.append(streamId, list, 'no_stream');
   const logged = (await events.headPosition()) ?? 0;
 
-  const rawBefore = rawRate(eventsFile, dir, 1);
+  const dbName = `bench_projections_${randomUUID().slice(0, 8)}`;
+  const rawBefore = mongodbUrl ? undefined : rawRate(eventsFile, dir, 1);
   const readFile = join(dir, 'rebuild.sqlite');
-  const rebuildStore = new SqliteReadStore({ filename: readFile });
+  const rebuildStore: ReadStore = mongodbUrl
+    ? await MongoReadStore.connect(mongodbUrl, dbName, {
+        statementsPerCommand,
+        timeoutMs: 30_000,
+      })
+    : new SqliteReadStore({ filename: readFile });
   const rebuild = new ProjectionRunner({
     source: events,
     store: rebuildStore,
     projections: allProjections,
     batchSize: 2000,
   });
+  const rebuildCpu = cpuMeter();
   const rebuildStarted = performance.now();
   await rebuild.start();
   const rebuildSeconds = (performance.now() - rebuildStarted) / 1000;
+  const rebuildCores = rebuildCpu();
   console.error(`rebuild: ${logged} events in ${rebuildSeconds.toFixed(2)} s`);
-  const readStoreBytes = sqliteBytes(readFile);
+  const readStoreBytes = mongodbUrl ? undefined : sqliteBytes(readFile);
   const eventLogBytes = sqliteBytes(eventsFile);
-  const rawRebuildEventsPerSec = Math.max(rawBefore, rawRate(eventsFile, dir, 2));
+  const rawRebuildEventsPerSec =
+    rawBefore === undefined ? undefined : Math.max(rawBefore, rawRate(eventsFile, dir, 2));
   const rebuildEventsPerSec = logged / rebuildSeconds;
 
   const bus = new Engine({ store: events });
@@ -157,8 +235,10 @@ const main = async () => {
   }
   await rebuild.waitFor((await events.headPosition()) ?? 0, undefined, 60_000);
   const lags: number[] = [];
+  let lagFailures = 0;
   const amounts = new Map(auctions.map((a) => [a, 10_000]));
   const interval = 1000 / rate;
+  const lagCpu = cpuMeter();
   const lagStarted = performance.now();
   const inFlight: Promise<void>[] = [];
   for (let i = 0; performance.now() - lagStarted < lagSeconds * 1000; i++) {
@@ -186,13 +266,23 @@ const main = async () => {
           const acked = performance.now();
           await rebuild.waitFor(outcome.position, ['catalog'], 30_000);
           lags.push(performance.now() - acked);
+        })
+        .catch((error: unknown) => {
+          lagFailures += 1;
+          console.error(`a bid was not applied: ${(error as Error).message}`);
         }),
     );
   }
   await Promise.all(inFlight);
+  const lagCores = lagCpu();
   await bus.close();
   await rebuild.stop();
   await rebuildStore.close();
+  if (mongodbUrl) {
+    const client = await MongoClient.connect(mongodbUrl);
+    await client.db(dbName).dropDatabase();
+    await client.close();
+  }
   await events.close();
   rmSync(dir, { recursive: true, force: true });
 
@@ -200,19 +290,30 @@ const main = async () => {
   console.log(
     JSON.stringify({
       bench: 'projections',
+      store: mongodbUrl ? 'mongodb' : 'sqlite',
+      ...(mongodbUrl && {
+        server: process.env.BENCH_SERVER ?? 'mongodb',
+        statementsPerCommand: statementsPerCommand ?? 'bulk',
+      }),
       rebuildEvents: logged,
       projections: allProjections.length,
       rebuildSeconds: round(rebuildSeconds),
       rebuildEventsPerSec: Math.round(rebuildEventsPerSec),
-      rawRebuildEventsPerSec: Math.round(rawRebuildEventsPerSec),
-      ratio: round(rebuildEventsPerSec / rawRebuildEventsPerSec, 3),
-      readStoreBytes,
-      eventLogBytes,
-      sizeRatio: round(readStoreBytes / eventLogBytes),
+      ...(rawRebuildEventsPerSec !== undefined &&
+        readStoreBytes !== undefined && {
+          rawRebuildEventsPerSec: Math.round(rawRebuildEventsPerSec),
+          ratio: round(rebuildEventsPerSec / rawRebuildEventsPerSec, 3),
+          readStoreBytes,
+          eventLogBytes,
+          sizeRatio: round(readStoreBytes / eventLogBytes),
+        }),
+      rebuildCpu: rebuildCores,
       lagBidsPerSec: rate,
       lagSamples: lags.length,
+      lagFailures,
       lagP50Ms: round(percentile(lags, 0.5)),
       lagP99Ms: round(percentile(lags, 0.99)),
+      lagCpu: lagCores,
       node: process.version,
       cores: cpus().length,
       memGiB: Math.round(totalmem() / 2 ** 30),

@@ -3,7 +3,8 @@
 # defines PORT, PIDFILE, TEMPFILE, say() and running() (whether the pid file names its server).
 
 # Stops the server in PIDFILE: TERM, up to $1 tenths of a second to exit, then KILL; removes its
-# temporary data directory and the pid files.
+# temporary data directory and the pid files. An `after_stop` function, if the caller defines one,
+# runs before that removal (ferretdb.sh stops its PostgreSQL there).
 stop_service() {
   local wait_tenths="$1" pid
   if ! running; then
@@ -15,6 +16,7 @@ stop_service() {
     if kill -0 "$pid" 2>/dev/null; then kill -9 "$pid"; fi
     say "stopped (pid $pid)"
   fi
+  if declare -F after_stop >/dev/null; then after_stop; fi
   if [[ -f "$TEMPFILE" ]]; then rm -rf "$(cat "$TEMPFILE")"; fi
   rm -f "$PIDFILE" "$TEMPFILE"
 }

@@ -29,6 +29,7 @@ const shared = {
   DATA_DIR: dataDir,
   MONGODB_URL: mongodbUrl ?? '',
   MONGODB_DB: `auction_rt_${randomUUID().slice(0, 12).replace(/-/g, '')}`,
+  MONGODB_STATEMENTS_PER_COMMAND: process.env.MONGODB_STATEMENTS_PER_COMMAND ?? '',
   KAFKA_BROKERS: brokers ?? '',
   KAFKA_TOPIC_PREFIX: `rt-${randomUUID().slice(0, 8)}.`,
   KAFKA_PARTITIONS: '4',

@@ -73,6 +73,7 @@ const prefix = `cluster-${randomUUID().slice(0, 8)}.`;
 const storeEnv = {
   MONGODB_URL: mongodbUrl ?? '',
   MONGODB_DB: `auction_cluster_${randomUUID().slice(0, 12).replace(/-/g, '')}`,
+  MONGODB_STATEMENTS_PER_COMMAND: process.env.MONGODB_STATEMENTS_PER_COMMAND ?? '',
   EVENTSTORE_CONNECTION_STRING: process.env.EVENTSTORE_CONNECTION_STRING ?? '',
 };
 const nodes: Node[] = [];

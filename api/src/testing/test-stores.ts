@@ -19,6 +19,8 @@ export const testStoreEnv = (): Record<string, string> => {
   return {
     MONGODB_URL: url,
     MONGODB_DB: `auction_test_${randomUUID().slice(0, 12).replace(/-/g, '')}`,
+    // 8 on FerretDB's SQLite backend (scripts/with-mongodb.sh, .ci/run); blank: bulk writes.
+    MONGODB_STATEMENTS_PER_COMMAND: process.env.MONGODB_STATEMENTS_PER_COMMAND ?? '',
     EVENTSTORE_CONNECTION_STRING: '',
     KAFKA_BROKERS: '',
   };

@@ -45,6 +45,14 @@ export interface MongoReadStoreOptions {
    * without one otherwise. `never`: always idempotently, without transactions.
    */
   readonly transactions?: 'auto' | 'never';
+  /**
+   * At most this many statements in one write command of a batch committed without a transaction
+   * (`MONGODB_STATEMENTS_PER_COMMAND`). Unset (default): a batch's deletes of one collection go in
+   * one bulk write and its puts in another, split only where the server's limits on a command
+   * split them. FerretDB's SQLite backend needs 8: it holds one of its 100 SQLite connections per
+   * database for every statement until the command ends, and stops answering when they run out.
+   */
+  readonly statementsPerCommand?: number;
 }
 
 interface StoredDoc extends Document {
@@ -203,17 +211,16 @@ const detectTransactions = async (client: MongoClient, db: Db): Promise<boolean>
 };
 
 /**
- * Statements per write command outside a transaction. FerretDB keeps every statement's SQLite
- * cursor open until its command ends and has 100 SQLite connections per database in all: one
- * command of a hundred statements, or a few of them at once, leave none for anything else, and
- * the database stops answering. A standalone MongoDB only pays a few more round trips.
+ * The statements of a write command, `size` at a time (`statementsPerCommand`; all at once when
+ * unset). FerretDB's SQLite backend keeps every statement's SQLite cursor open until its command
+ * ends and has 100 SQLite connections per database in all: one command of a hundred statements,
+ * or a few of them at once, leave none for anything else, and the database stops answering.
  */
-const STATEMENTS_PER_COMMAND = 8;
-
-const chunks = <T>(items: readonly T[]): T[][] => {
+const chunks = <T>(items: readonly T[], size: number | undefined): T[][] => {
+  if (items.length === 0) return [];
+  if (size === undefined || items.length <= size) return [[...items]];
   const out: T[][] = [];
-  for (let i = 0; i < items.length; i += STATEMENTS_PER_COMMAND)
-    out.push(items.slice(i, i + STATEMENTS_PER_COMMAND));
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 };
 
@@ -244,6 +251,10 @@ export class MongoReadStore implements ReadStore {
     private readonly options: MongoReadStoreOptions,
   ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const size = options.statementsPerCommand;
+    if (size !== undefined && !(Number.isInteger(size) && size >= 1)) {
+      throw new Error(`statementsPerCommand must be a whole number of at least 1, not ${size}`);
+    }
   }
 
   /**
@@ -506,7 +517,7 @@ export class MongoReadStore implements ReadStore {
       const deletes = [...byId]
         .filter(([, plan]) => plan.deleteFirst)
         .map(([_id]): AnyBulkWriteOperation<StoredDoc> => ({ deleteOne: { filter: { _id } } }));
-      for (const chunk of chunks(deletes)) {
+      for (const chunk of chunks(deletes, this.options.statementsPerCommand)) {
         await this.collection(collection).bulkWrite(chunk, { ordered: false });
       }
       await this.putAll(
@@ -523,7 +534,9 @@ export class MongoReadStore implements ReadStore {
    * put is tried once more.
    */
   private async putAll(collection: string, docs: readonly Doc[]): Promise<void> {
-    for (const chunk of chunks(docs)) await this.putChunk(collection, chunk);
+    for (const chunk of chunks(docs, this.options.statementsPerCommand)) {
+      await this.putChunk(collection, chunk);
+    }
   }
 
   private async putChunk(collection: string, docs: readonly Doc[]): Promise<void> {

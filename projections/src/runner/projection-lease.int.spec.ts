@@ -417,13 +417,17 @@ describe('projection runner with a lease, on nodes sharing one read store', () =
 // The MongoDB adapter takes a lease in several round trips (see `acquireLease` there): the
 // handover again, with each node on a client of its own, when MONGODB_URL names a server.
 const url = process.env.MONGODB_URL ?? '';
+// 8 on FerretDB's SQLite backend (scripts/with-mongodb.sh); unset: bulk writes.
+const statementsPerCommand = process.env.MONGODB_STATEMENTS_PER_COMMAND
+  ? Number(process.env.MONGODB_STATEMENTS_PER_COMMAND)
+  : undefined;
 
 describe.skipIf(!url)('projection runner with a lease, on nodes sharing MongoDB', () => {
   it('runs each projection on one node and hands it over without applying an event twice', async () => {
     const dbName = `auction_lease_test_${randomUUID().slice(0, 8)}`;
     const stores: MongoReadStore[] = [];
     const mongoNode = async (holder: string) => {
-      const store = await MongoReadStore.connect(url, dbName);
+      const store = await MongoReadStore.connect(url, dbName, { statementsPerCommand });
       stores.push(store);
       return node(holder, { lease: { ttlMs: 1000, renewMs: 50 }, wrap: () => store });
     };
