@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type TestUser, createAuctionOverHttp, sellerAliceBob } from '../testing/fixtures';
+import { type TestUser, createAuctionOverHttp, sellerAliceBob, settled } from '../testing/fixtures';
 import { Gate, heldCommits } from '../testing/held-commits';
 import { type TestServer, startTestServer } from '../testing/test-server';
 import { BEHIND_HEADER, TOKEN_COOKIE, TOKEN_HEADER } from './read-your-writes';
@@ -30,6 +30,8 @@ beforeAll(async () => {
     },
   );
   [seller, alice, bob] = await sellerAliceBob(server);
+  // Real browsers: each sends only the token it was handed (the harness shares them otherwise).
+  for (const user of [seller, alice, bob]) user.client.stranger();
 });
 afterAll(async () => {
   release();
@@ -72,12 +74,13 @@ describe('a consistency token', () => {
 
   it("makes the writer's next read wait for its write, and no one else's", async () => {
     const id = await createAuctionOverHttp(seller.client);
+    await settled(server);
     hold();
     const placed = await bid(alice, id, 150);
     expect(placed.status).toBe(201);
 
     // Bob and a guest read at once what the catalog holds: the auction without the bid.
-    const [guest, guestMs] = await timed(server.client().get(detailPath(id)));
+    const [guest, guestMs] = await timed(server.client().stranger().get(detailPath(id)));
     expect(guest.status).toBe(200);
     expect(guest.body.auctionDetails.currentBid).toBe(0);
     expect(guest.headers.get(BEHIND_HEADER)).toBeNull();
@@ -97,6 +100,7 @@ describe('a consistency token', () => {
 
   it('answers from what the read model holds, marked, when the wait runs out', async () => {
     const id = await createAuctionOverHttp(seller.client);
+    await settled(server);
     hold();
     expect((await bid(alice, id, 120)).status).toBe(201);
     const [stale, ms] = await timed(alice.client.get(detailPath(id)));
@@ -109,7 +113,7 @@ describe('a consistency token', () => {
     );
 
     // Health tells the lag, and how reads fared.
-    const health = await server.client().get('/api/v1/health');
+    const health = await server.client().stranger().get('/api/v1/health');
     expect(health.status).toBe(200);
     const catalog = (health.body.readModels.projections as { name: string; behind: number }[]).find(
       (p) => p.name === 'catalog',
@@ -130,6 +134,7 @@ describe('a consistency token', () => {
 
   it('never holds sign-up or login behind a lagging catalog', async () => {
     const id = await createAuctionOverHttp(seller.client);
+    await settled(server);
     hold();
     expect((await bid(alice, id, 130)).status).toBe(201);
     // Alice's own client carries the token: her session's routes answer at once.
@@ -162,13 +167,19 @@ describe('a consistency token', () => {
   it('takes a token beyond the log as the head, and refuses one that is not a position', async () => {
     const id = await createAuctionOverHttp(seller.client);
     const [far, ms] = await timed(
-      server.client().get(detailPath(id), { [TOKEN_HEADER]: '999999999999' }),
+      server
+        .client()
+        .stranger()
+        .get(detailPath(id), { [TOKEN_HEADER]: '999999999999' }),
     );
     expect(far.status).toBe(200);
     expect(far.headers.get(BEHIND_HEADER)).toBeNull();
     expect(ms).toBeLessThan(READ_WAIT_MS);
 
-    const bad = await server.client().get(detailPath(id), { [TOKEN_HEADER]: 'soon' });
+    const bad = await server
+      .client()
+      .stranger()
+      .get(detailPath(id), { [TOKEN_HEADER]: 'soon' });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({
       success: false,

@@ -1,6 +1,7 @@
 import { DomainError, rejection } from '@auction/contracts';
 import type { Request, RequestHandler, Response } from 'express';
 import type { AppDeps } from '../app-deps';
+import { appendSetCookie, cookieValue } from './cookies';
 
 /**
  * The consistency token: the log position of the client's last write, sent back on every answer
@@ -64,15 +65,6 @@ export interface ReadYourWritesCounts {
   readonly answeredBehind: number;
 }
 
-const cookieValue = (header: string | undefined): string | undefined => {
-  if (header === undefined) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq !== -1 && part.slice(0, eq).trim() === TOKEN_COOKIE) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-};
-
 const parsed = (value: string | undefined): number | undefined =>
   value !== undefined && TOKEN.test(value) ? Number(value) : undefined;
 
@@ -122,7 +114,7 @@ export class ReadYourWrites {
       if (value === undefined) throw new DomainError(rejection('MALFORMED_CONSISTENCY_TOKEN'));
       token = value;
     }
-    return Math.max(token, parsed(cookieValue(req.headers.cookie)) ?? 0);
+    return Math.max(token, parsed(cookieValue(req.headers.cookie, TOKEN_COOKIE)) ?? 0);
   }
 
   /** After a write stored up to `position`: the answer carries the client's new token. */
@@ -135,14 +127,7 @@ export class ReadYourWrites {
       // A malformed header was refused before the write; nothing to keep from it.
     }
     res.setHeader(TOKEN_HEADER, String(token));
-    const cookie = `${TOKEN_COOKIE}=${token}; ${this.cookieAttributes}`;
-    const previous = res.getHeader('Set-Cookie');
-    res.setHeader(
-      'Set-Cookie',
-      previous === undefined
-        ? cookie
-        : [...(Array.isArray(previous) ? previous : [String(previous)]), cookie],
-    );
+    appendSetCookie(res, `${TOKEN_COOKIE}=${token}; ${this.cookieAttributes}`);
   }
 
   /**

@@ -4,6 +4,7 @@ import type { Request, RequestHandler } from 'express';
 import session from 'express-session';
 import type { Account } from '../accounts/account';
 import type { AppDeps } from '../app-deps';
+import { appendSetCookie, cookieValue } from './cookies';
 import { anyCrossSite } from './cross-origin';
 
 declare module 'express-session' {
@@ -63,25 +64,6 @@ class Bounded<V> extends Map<string, V> {
 /** `value.signature`, the HMAC-SHA256 of the value in base64 without padding (cookie-signature's). */
 const sign = (value: string, secret: string): string =>
   `${value}.${createHmac('sha256', secret).update(value).digest('base64').replace(/=+$/, '')}`;
-
-/** The raw value of cookie `name` in a Cookie header (the first one, as the cookie module reads). */
-const cookieValue = (header: string | undefined, name: string): string | undefined => {
-  if (!header) return undefined;
-  let at = 0;
-  while (at < header.length) {
-    const semicolon = header.indexOf(';', at);
-    const end = semicolon === -1 ? header.length : semicolon;
-    const eq = header.indexOf('=', at);
-    if (eq !== -1 && eq < end && header.slice(at, eq).trim() === name) {
-      const value = header.slice(eq + 1, end).trim();
-      return value.length > 1 && value.startsWith('"') && value.endsWith('"')
-        ? value.slice(1, -1)
-        : value;
-    }
-    at = end + 1;
-  }
-  return undefined;
-};
 
 type SessionConstructor = new (
   req: IncomingMessage,
@@ -313,13 +295,7 @@ export const leanSession = (options: SessionOptions): RequestHandler => {
       SESSION_COOKIE,
       `s:${sign(req.sessionID, secret)}`,
     );
-    const previous = res.getHeader('Set-Cookie');
-    res.setHeader(
-      'Set-Cookie',
-      previous === undefined
-        ? cookie
-        : [...(Array.isArray(previous) ? previous : [String(previous)]), cookie],
-    );
+    appendSetCookie(res, cookie);
   };
 
   function writeHead(this: WithState, ...args: unknown[]) {

@@ -15,6 +15,7 @@ import {
   createAuctionOverHttp,
   fetchAuction,
   signUpAndLogIn,
+  settled,
 } from '../testing/fixtures';
 import { type TestServer, startTestServer } from '../testing/test-server';
 import { type Probe, closeProbes, connect, range, watch } from '../testing/realtime';
@@ -164,6 +165,7 @@ describe('GET /auction/bids', () => {
       json: { productId: auctionId, bidAmount: 150 },
     });
     expect(outbid.status).toBe(201);
+    await settled(server);
     for (const viewer of [server.client(), bob.client, seller.client]) {
       const res = await viewer.get(`${API_BASE}/auction/bids?auctionId=${auctionId}&limit=1`);
       expect(res.status).toBe(200);

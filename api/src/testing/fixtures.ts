@@ -116,3 +116,12 @@ export const fetchEveryBid = async (
   }
   return { auction, bids };
 };
+
+/**
+ * Waits until every read model has applied the whole log: for a test that reads as a stranger
+ * (or the read store itself) right after writes, where the read models may lag (MongoDB).
+ */
+export const settled = async (server: Pick<TestServer, 'deps'>): Promise<void> => {
+  const head = await server.deps.events.headPosition();
+  if (head !== undefined) await server.deps.runner.waitFor(head);
+};

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Config, loadConfig } from '../config';
 import { type RunningServer, type StartOptions, startServer } from '../server';
+import { TOKEN_HEADER } from '../http/read-your-writes';
 import { dropTestStores, testStoreEnv } from './test-stores';
 
 export interface TestResponse {
@@ -15,17 +16,40 @@ export interface TestResponse {
 
 type Body = { json?: unknown; form?: FormData; raw?: string; contentType?: string };
 
-/** A browser-like client: keeps cookies, sends `Origin` on mutating requests. */
+/** The highest consistency token any client of one server was handed (its writes so far). */
+export class WrittenPositions {
+  highest = 0;
+}
+
+/**
+ * A browser-like client: keeps cookies, sends `Origin` on mutating requests. Clients of one test
+ * server know of each other's writes: each sends the highest consistency token any of them was
+ * handed, so a test reads the state after its steps however far the read models lag (MongoDB),
+ * as one narrative. `stranger()` makes a client send only its own token, as a real browser does.
+ */
 export class TestClient {
+  private token: (() => number) | undefined;
+
   constructor(
     readonly base: string,
     private readonly origin: string | null = base,
     private readonly cookies = new Map<string, string>(),
-  ) {}
+    private readonly written = new WrittenPositions(),
+  ) {
+    this.token = () => written.highest;
+  }
+
+  /** From now on sends only the token it was handed itself (its cookie), as a real browser. */
+  stranger(): this {
+    this.token = undefined;
+    return this;
+  }
 
   /** The same browser (the cookies are shared) talking to another node of a cluster. */
   at(base: string): TestClient {
-    return new TestClient(base, base, this.cookies);
+    const there = new TestClient(base, base, this.cookies, this.written);
+    if (!this.token) there.stranger();
+    return there;
   }
 
   async request(
@@ -35,6 +59,8 @@ export class TestClient {
     headers: Record<string, string> = {},
   ): Promise<TestResponse> {
     const h = new Headers(headers);
+    const sent = this.token?.();
+    if (sent && !h.has(TOKEN_HEADER)) h.set(TOKEN_HEADER, String(sent));
     if (this.cookies.size > 0)
       h.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
     if (this.origin && method !== 'GET' && !h.has('origin')) h.set('origin', this.origin);
@@ -54,6 +80,8 @@ export class TestClient {
       body: payload,
       redirect: 'manual',
     });
+    const handed = Number(res.headers.get(TOKEN_HEADER) ?? 0);
+    if (handed > this.written.highest) this.written.highest = handed;
     for (const cookie of res.headers.getSetCookie()) {
       const [pair = ''] = cookie.split(';');
       const eq = pair.indexOf('=');
@@ -98,6 +126,7 @@ export interface TestServer extends RunningServer {
   readonly storeEnv: Record<string, string>;
   readonly logs: unknown[][];
   client(origin?: string | null): TestClient;
+
   cleanup(): Promise<void>;
 }
 
@@ -128,6 +157,7 @@ export const startTestServer = async (
     ...env,
   });
   const logs: unknown[][] = [];
+  const written = new WrittenPositions();
   const running = await startServer(config, { ...options, log: (...args) => logs.push(args) });
   // The tests meet a server whose read models are caught up (startServer listens before that).
   await running.caughtUp;
@@ -136,7 +166,9 @@ export const startTestServer = async (
     dataDir,
     storeEnv,
     logs,
-    client: (origin) => new TestClient(running.url, origin === undefined ? running.url : origin),
+    client: (origin) =>
+      new TestClient(running.url, origin === undefined ? running.url : origin, new Map(), written),
+
     cleanup: async () => {
       await running.close();
       await dropTestStores(storeEnv);

@@ -8,6 +8,7 @@ import {
   fetchAuction,
   sellerAliceBob,
   signUpAndLogIn,
+  settled,
 } from '../../testing/fixtures';
 import { type TestServer, startTestServer } from '../../testing/test-server';
 
@@ -329,6 +330,7 @@ describe('account deletion', () => {
     const jack = await signUpAndLogIn(server);
     const auctionId = await createAuctionOverHttp(seller.client);
     expect((await watch(jack, auctionId)).status).toBe(200);
+    await settled(server);
     expect(await watchListCount(server.deps.read, jack.id)).toBe(1);
     expect((await jack.client.delete(`${U}/delete-account`)).status).toBe(200);
     await server.deps.runner.waitFor((await server.deps.events.headPosition()) ?? 0);
