@@ -19,6 +19,8 @@ export const DEFAULT_READINESS_WAIT_MS = 2000;
  * and the compose healthcheck give the whole answer.
  */
 const CATCHING_UP_PROBE_MS = 4000;
+/** How long `/health` reuses the read models' positions it last read. */
+const LAG_REUSE_MS = 1000;
 /** Each wait on the runner is bounded; the readiness loop simply waits again. */
 const WAIT_CHUNK_MS = 30_000;
 
@@ -167,17 +169,28 @@ export const readinessGate =
  * load balancer keeps sending it traffic instead of going dark. Read models that could not start
  * make it 503.
  */
-export const healthRoute =
-  (deps: AppDeps, consistency: Pick<ReadYourWrites, 'counts'>) =>
-  async (_req: Request, res: Response): Promise<void> => {
+export const healthRoute = (deps: AppDeps, consistency: Pick<ReadYourWrites, 'counts'>) => {
+  // The read models' positions cost reads of the log's head and of the checkpoints another node
+  // writes: asked at most once a second, however often health is polled.
+  let lag: { at: number; health: Promise<ReadModelsHealth | undefined> } | undefined;
+  const readModelsHealth = () => {
+    const now = Date.now();
+    if (!lag || now - lag.at >= LAG_REUSE_MS)
+      lag = {
+        at: now,
+        health: deps.readiness.health().catch((error: unknown) => {
+          deps.log('Health: the read models could not be asked how far they are', error);
+          return undefined;
+        }),
+      };
+    return lag.health;
+  };
+  return async (_req: Request, res: Response): Promise<void> => {
     const catchingUp = !deps.readiness.isReady();
     const [stores, cluster, readModels] = await Promise.all([
       deps.storeHealth(catchingUp ? CATCHING_UP_PROBE_MS : undefined),
       deps.clusterHealth?.(),
-      deps.readiness.health().catch((error: unknown) => {
-        deps.log('Health: the read models could not be asked how far they are', error);
-        return undefined;
-      }),
+      readModelsHealth(),
     ]);
     const reachable =
       Object.values(stores).every((store) => store.reachable) && (cluster?.reachable ?? true);
@@ -203,3 +216,4 @@ export const healthRoute =
       reads: consistency.counts(),
     });
   };
+};

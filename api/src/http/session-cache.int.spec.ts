@@ -54,6 +54,30 @@ describe('sessions cached on one node', () => {
     expect(reads).toHaveBeenCalledWith(sessionId(cookie), expect.any(Function));
   });
 
+  it('hands the store back a session served from memory as the store gave it (its touch works)', async () => {
+    const cookie = await logIn(server, user);
+    expect((await me(server, cookie)).status).toBe(200);
+    const cache = cacheOf(server);
+    const id = sessionId(cookie);
+    const fromStore = await new Promise<unknown>((resolve, reject) =>
+      cache.store.get(id, (error, data) =>
+        error ? reject(new Error('session store', { cause: error })) : resolve(data),
+      ),
+    );
+    const fromMemory = await new Promise<unknown>((resolve, reject) =>
+      cache.get(id, (error, data) =>
+        error ? reject(new Error('session store', { cause: error })) : resolve(data),
+      ),
+    );
+    expect(fromMemory).toEqual(fromStore);
+    // connect-mongo's touch reads `lastModified` as a Date: a copy from memory must be one too.
+    await new Promise<void>((resolve, reject) =>
+      cache.touch(id, fromMemory as Parameters<CachedSessionStore['touch']>[1], (error) =>
+        error ? reject(new Error('session store', { cause: error })) : resolve(),
+      ),
+    );
+  });
+
   it('a logged-out session is refused on the very next request', async () => {
     const cookie = await logIn(server, user);
     expect((await me(server, cookie)).status).toBe(200);

@@ -38,6 +38,15 @@ type Message = z.infer<typeof Message>;
 
 type Callback = (error?: unknown) => void;
 
+/**
+ * A cached session as the store gave it: its JSON with the store's `lastModified` (connect-mongo,
+ * read back by its `touch`) a `Date` again, as the store itself answers.
+ */
+const revived = (json: string): session.SessionData =>
+  JSON.parse(json, (key, value: unknown) =>
+    key === 'lastModified' && typeof value === 'string' ? new Date(value) : value,
+  ) as session.SessionData;
+
 interface Entry {
   /** The session as the store gave it, as JSON: each request gets its own copy to change. */
   readonly json: string;
@@ -152,7 +161,7 @@ export class CachedSessionStore extends session.Store implements UserSessionStor
       if (now - entry.readAt < this.maxAgeMs && now < entry.expiresAt) {
         // Most recently used last: the first entry is the one to forget.
         this.entries.set(sid, entry);
-        callback(null, JSON.parse(entry.json) as session.SessionData);
+        callback(null, revived(entry.json));
         return;
       }
     }
