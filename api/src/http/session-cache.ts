@@ -38,18 +38,12 @@ type Message = z.infer<typeof Message>;
 
 type Callback = (error?: unknown) => void;
 
-/**
- * A cached session as the store gave it: its JSON with the store's `lastModified` (connect-mongo,
- * read back by its `touch`) a `Date` again, as the store itself answers.
- */
-const revived = (json: string): session.SessionData =>
-  JSON.parse(json, (key, value: unknown) =>
-    key === 'lastModified' && typeof value === 'string' ? new Date(value) : value,
-  ) as session.SessionData;
-
 interface Entry {
-  /** The session as the store gave it, as JSON: each request gets its own copy to change. */
-  readonly json: string;
+  /**
+   * The session as the store gave it (its `Date`s too: connect-mongo's `touch` reads
+   * `lastModified` as one): each request gets its own structured clone to change.
+   */
+  readonly data: session.SessionData;
   readonly userId: string | undefined;
   /** When the read that found it started: it is read again `maxAgeMs` after. */
   readonly readAt: number;
@@ -161,7 +155,7 @@ export class CachedSessionStore extends session.Store implements UserSessionStor
       if (now - entry.readAt < this.maxAgeMs && now < entry.expiresAt) {
         // Most recently used last: the first entry is the one to forget.
         this.entries.set(sid, entry);
-        callback(null, revived(entry.json));
+        callback(null, structuredClone(entry.data));
         return;
       }
     }
@@ -250,7 +244,7 @@ export class CachedSessionStore extends session.Store implements UserSessionStor
     }
     const userId = data.passport?.user;
     this.entries.set(sid, {
-      json: JSON.stringify(data),
+      data: structuredClone(data),
       userId: typeof userId === 'string' ? userId : undefined,
       readAt,
       expiresAt,
