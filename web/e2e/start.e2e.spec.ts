@@ -142,8 +142,10 @@ describe('npm start under a process manager’s signals', () => {
       ),
     ).toEqual([]);
     expect(await health(started.url)).toBeUndefined();
-    // npm passed the signal on to the server, which had it from the terminal already.
-    expect(started.output()).toContain('SIGINT: draining in-flight commands and closing');
-    expect(started.output()).toContain('SIGINT: already stopping');
+    // The server had it from the terminal and drained once; npm's copy of the signal, when it
+    // comes before the server is gone, is only logged (it may come after: the assertion is not
+    // on it).
+    const output = started.output();
+    expect(output.split('SIGINT: draining in-flight commands and closing')).toHaveLength(2);
   });
 });
