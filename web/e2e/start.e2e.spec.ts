@@ -112,6 +112,17 @@ const survivors = async (pids: readonly number[], ms: number): Promise<number[]>
   }
 };
 
+/** No process of npm start is left (the server's own pid among them), and its port is closed. */
+const expectNothingLeft = async (run: NonNullable<typeof started>) => {
+  expect(
+    await survivors(
+      run.descendants.map((p) => p.pid),
+      5000,
+    ),
+  ).toEqual([]);
+  expect(await health(run.url)).toBeUndefined();
+};
+
 describe('npm start under a process manager’s signals', () => {
   test('SIGTERM to the process npm start started stops the server, which drains and exits', async () => {
     started = await npmStart();
@@ -120,14 +131,7 @@ describe('npm start under a process manager’s signals', () => {
 
     started.npm.kill('SIGTERM');
     expect(await started.exited).toBe(0);
-    // No process of npm start is left: the server's own pid among them, and its port is closed.
-    expect(
-      await survivors(
-        started.descendants.map((p) => p.pid),
-        5000,
-      ),
-    ).toEqual([]);
-    expect(await health(started.url)).toBeUndefined();
+    await expectNothingLeft(started);
     expect(started.output()).toContain('SIGTERM: draining in-flight commands and closing');
   });
 
@@ -135,13 +139,7 @@ describe('npm start under a process manager’s signals', () => {
     started = await npmStart();
     process.kill(-started.npm.pid!, 'SIGINT');
     expect(await started.exited).toBe(0);
-    expect(
-      await survivors(
-        started.descendants.map((p) => p.pid),
-        5000,
-      ),
-    ).toEqual([]);
-    expect(await health(started.url)).toBeUndefined();
+    await expectNothingLeft(started);
     // The server had it from the terminal and drained once; npm's copy of the signal, when it
     // comes before the server is gone, is only logged (it may come after: the assertion is not
     // on it).

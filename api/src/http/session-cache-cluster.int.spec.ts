@@ -14,9 +14,10 @@ import {
 } from 'vitest';
 import { type TestUser, signUpAndLogIn } from '../testing/fixtures';
 import { asSession, logIn } from '../testing/realtime';
+import { cacheOf, me, sessionId } from '../testing/session-cache';
 import { type TestServer, startTestServer } from '../testing/test-server';
 import { dropTestStores } from '../testing/test-stores';
-import { CachedSessionStore } from './session-cache';
+import type { CachedSessionStore } from './session-cache';
 
 /**
  * Two nodes of a cluster (`KAFKA_BROKERS`, one MongoDB database, one DATA_DIR), each with its
@@ -39,21 +40,6 @@ const shared = {
   // Long enough that only the broadcast can end a session on B within the test.
   SESSION_CACHE_MS: '120000',
 };
-
-/** The session id a cookie `auction.sid=s%3A<id>.<signature>` names. */
-const sessionId = (cookie: string): string => {
-  const value = decodeURIComponent(cookie.slice(cookie.indexOf('=') + 1));
-  return value.slice(2, value.lastIndexOf('.'));
-};
-
-const cacheOf = (server: TestServer): CachedSessionStore => {
-  const sessions = server.deps.sessions;
-  if (!(sessions instanceof CachedSessionStore)) throw new Error('the sessions are not cached');
-  return sessions;
-};
-
-const me = (server: TestServer, cookie: string) =>
-  asSession(server, cookie, 'GET', '/api/v1/auth/me');
 
 describe.skipIf(!brokers || !mongodbUrl)('sessions cached on the nodes of a cluster', () => {
   let a: TestServer;

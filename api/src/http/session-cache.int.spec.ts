@@ -1,29 +1,15 @@
 import { type MockInstance, afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type TestUser, signUpAndLogIn } from '../testing/fixtures';
 import { asSession, logIn, pause } from '../testing/realtime';
+import { cacheOf, me, sessionId } from '../testing/session-cache';
 import { type TestServer, startTestServer } from '../testing/test-server';
-import { CachedSessionStore } from './session-cache';
+import type { CachedSessionStore } from './session-cache';
 
 /**
  * One node's sessions in memory (`CachedSessionStore` in front of the real store: SQLite, or
  * MongoDB with TEST_STORES=mongodb): a signed-in client's requests stop reading the store, and a
  * logout or an account deletion still ends the session on the very next request.
  */
-
-/** The session id a cookie `auction.sid=s%3A<id>.<signature>` names. */
-const sessionId = (cookie: string): string => {
-  const value = decodeURIComponent(cookie.slice(cookie.indexOf('=') + 1));
-  return value.slice(2, value.lastIndexOf('.'));
-};
-
-const cacheOf = (server: TestServer): CachedSessionStore => {
-  const sessions = server.deps.sessions;
-  if (!(sessions instanceof CachedSessionStore)) throw new Error('the sessions are not cached');
-  return sessions;
-};
-
-const me = (server: TestServer, cookie: string) =>
-  asSession(server, cookie, 'GET', '/api/v1/auth/me');
 
 describe('sessions cached on one node', () => {
   let server: TestServer;
