@@ -108,7 +108,9 @@ it(`every acknowledged bid survives ${ROUNDS} SIGKILLs; overdue auctions close; 
         // The suite checks each closes at the end it was given: bids near it must not move it.
         softClose: false,
       });
-      const { auctionEndTime } = await fetchAuction(server, id);
+      // Read as the seller: their consistency token makes the read wait for their own create,
+      // which a stranger's read on a lagging read side (MongoDB) would not see yet.
+      const { auctionEndTime } = await fetchAuction({ client: () => seller.client }, id);
       lots.push({ id, endsAt: Date.parse(auctionEndTime), known: 99 });
     }
 
