@@ -28,6 +28,7 @@ import { imageUrlsFor, withImageUrls } from './http/image-urls';
 import { releaseCancelledAuctionImages } from './http/auctions/images';
 import { RealtimeLink } from './realtime/realtime-link';
 import { CachedSessionStore } from './http/session-cache';
+import { CachedAccountStore } from './accounts/cached-account-store';
 import { openStores } from './stores';
 
 export interface RunningServer {
@@ -125,6 +126,12 @@ export const startServer = async (
     maxAgeMs: config.SESSION_CACHE_MS,
     log,
   });
+  // An adapter that answers `byId` exactly from memory (SQLite) needs no cache in front; a
+  // round trip per request (MongoDB) gets one, its changes told to the other nodes the same way.
+  const accountCache = stores.accounts.byIdNow
+    ? undefined
+    : new CachedAccountStore(stores.accounts, { cluster, maxAgeMs: config.SESSION_CACHE_MS, log });
+  const accounts = accountCache ?? stores.accounts;
   const turn = turns();
   const runner = new ProjectionRunner({
     source: yieldingSource(stores.events, turn),
@@ -173,8 +180,8 @@ export const startServer = async (
     engine,
     runner,
     readiness,
-    accounts: stores.accounts,
-    users: withImageUrls(stores.accounts, imageUrl),
+    accounts,
+    users: withImageUrls(accounts, imageUrl),
     imageUrl,
     sessions,
     sessionSecret,
@@ -261,6 +268,7 @@ export const startServer = async (
   const closeWithin = async (step: Step) => {
     readiness.stop();
     sessions.stop();
+    accountCache?.stop();
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     // Commands being appended are never cut: each is answered after its commit, or not at all.
