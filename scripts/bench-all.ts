@@ -19,6 +19,8 @@ const benchmarks = [
   // Starts its own Kafka and FerretDB (scripts/kafka.sh, scripts/ferretdb.sh) unless
   // KAFKA_BROKERS and MONGODB_URL name them.
   'api/bench/cluster.bench.ts',
+  // Starts its own FerretDB unless MONGODB_URL names a server.
+  'api/bench/rate-limit-store.bench.ts',
 ];
 
 const run = (file: string): Promise<number> =>

@@ -3,7 +3,13 @@ import express from 'express';
 import type { Options } from 'express-rate-limit';
 import { describe, expect, it } from 'vitest';
 import { mongoTestDatabases } from '../testing/mongo-test-databases';
-import { MongoRateLimitStore, mongoRateLimitStores } from './mongo-rate-limit-store';
+import { MongoClient } from 'mongodb';
+import {
+  MongoRateLimitStore,
+  ferretDbVersion,
+  mongoRateLimitStores,
+  rateLimitCollection,
+} from './mongo-rate-limit-store';
 import { limiter } from './rate-limit';
 import { describeRateLimitStoreContract } from './rate-limit-store.contract';
 
@@ -28,10 +34,11 @@ describe.skipIf(!url)('MongoRateLimitStore (MONGODB_URL)', () => {
     const one = new MongoRateLimitStore(mongo.client(), dbName, 'login:');
     const two = new MongoRateLimitStore(mongo.client(), dbName, 'login:');
     for (const node of [one, two]) await node.init({ windowMs: 600_000, limit: 1_000 } as Options);
-    const results = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => (i % 2 ? one : two).increment('alice')),
-    );
-    expect(Math.max(...results.map((r) => r.totalHits))).toBe(30);
+    // One after another: concurrent requests on two nodes are the next test's.
+    const totals = [];
+    for (let i = 0; i < 30; i++)
+      totals.push((await (i % 2 ? one : two).increment('alice')).totalHits);
+    expect(totals).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
     expect((await one.get('alice'))?.totalHits).toBe(30);
     await two.resetKey('alice');
     expect(await one.get('alice')).toBeUndefined();
@@ -67,19 +74,85 @@ describe.skipIf(!url)('MongoRateLimitStore (MONGODB_URL)', () => {
     }
   });
 
-  it('keeps at most limit + 1 hits per key and window, however many requests come', async () => {
+  it('stores one document per key and window, however many requests come, and a long key by its hash', async () => {
     const dbName = freshDb();
     const store = new MongoRateLimitStore(mongo.client(), dbName, 'bids:');
     await store.init({ windowMs: 600_000, limit: 3 } as Options);
     const totals = [];
     for (let i = 0; i < 12; i++) totals.push((await store.increment('flood')).totalHits);
-    expect(totals.slice(0, 3)).toEqual([1, 2, 3]);
-    expect(totals.slice(3).every((total) => total > 3)).toBe(true);
-    const concurrent = await Promise.all(
-      Array.from({ length: 20 }, () => store.increment('flood')),
-    );
-    expect(concurrent.every((r) => r.totalHits > 3)).toBe(true);
-    expect(await mongo.client().db(dbName).collection('rate_limits').countDocuments()).toBe(4);
+    expect(totals).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    await Promise.all(Array.from({ length: 50 }, () => store.increment('flood')));
+    const long = 'x'.repeat(100_000);
+    expect((await store.increment(long)).totalHits).toBe(1);
+    expect((await store.get(long))?.totalHits).toBe(1);
+    const windows = mongo
+      .client()
+      .db(dbName)
+      .collection<{ _id: string; n: number }>(rateLimitCollection('bids:'));
+    const docs = await windows.find().toArray();
+    expect(docs.map((d) => d.n).sort((a, b) => a - b)).toEqual([1, 62]);
+    for (const doc of docs) expect(doc._id.length).toBeLessThan(100);
+  });
+
+  it('counts exactly on one node under concurrency, and within nodes × limit on several', async () => {
+    const dbName = freshDb();
+    // Each node its own client (its own connections), as separate processes would have.
+    const clients = await Promise.all([1, 2, 3].map(() => MongoClient.connect(url ?? '')));
+    try {
+      const nodes = clients.map((client) => new MongoRateLimitStore(client, dbName, 'bids:'));
+      const limit = 20;
+      for (const node of nodes) await node.init({ windowMs: 600_000, limit } as Options);
+      const perNode = 60;
+      // The first requests of every node race to create the key's document: none may fail.
+      const results = await Promise.all(
+        Array.from({ length: perNode * nodes.length }, (_, i) =>
+          (nodes[i % nodes.length] as MongoRateLimitStore).increment('alice'),
+        ),
+      );
+      const totals = results.map((r) => r.totalHits);
+      const passed = totals.filter((total) => total <= limit).length;
+      if (await ferretDbVersion(mongo.client())) {
+        // Updates lost between nodes: each node still lets through no more than the limit.
+        expect(passed).toBeGreaterThanOrEqual(limit);
+        expect(passed).toBeLessThanOrEqual(limit * nodes.length);
+      } else {
+        expect([...totals].sort((a, b) => a - b)).toEqual(
+          Array.from({ length: totals.length }, (_, i) => i + 1),
+        );
+        expect(passed).toBe(limit);
+      }
+      // One node alone is exact on any server: its requests never race one another.
+      const alone = nodes[0] as MongoRateLimitStore;
+      const seen = await Promise.all(
+        Array.from({ length: 50 }, async () => (await alone.increment('bob')).totalHits),
+      );
+      expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+      expect((await nodes[1]?.get('bob'))?.totalHits).toBe(50);
+    } finally {
+      await Promise.all(clients.map((client) => client.close()));
+    }
+  });
+
+  it('on a server that loses updates, a node counts its own: a lost update cannot take its count back', async () => {
+    const dbName = freshDb();
+    const options = { lossyUpdates: true };
+    const one = new MongoRateLimitStore(mongo.client(), dbName, 'bids:', options);
+    const two = new MongoRateLimitStore(mongo.client(), dbName, 'bids:', options);
+    for (const node of [one, two]) await node.init({ windowMs: 600_000, limit: 5 } as Options);
+    for (let i = 0; i < 5; i++) await one.increment('alice');
+    // What another node's update does on FerretDB when it read the document before these five:
+    // writes it back with its own count.
+    const windows = mongo
+      .client()
+      .db(dbName)
+      .collection<{ _id: string; n: number }>(rateLimitCollection('bids:'));
+    expect((await windows.updateMany({}, { $set: { n: 1 } })).modifiedCount).toBe(1);
+    expect((await one.increment('alice')).totalHits).toBe(6);
+    expect((await one.get('alice'))?.totalHits).toBe(6);
+    expect((await two.increment('alice')).totalHits).toBe(3);
+    // A reset on another node is a new document: this node's own count starts again too.
+    await two.resetKey('alice');
+    expect((await one.increment('alice')).totalHits).toBe(1);
   });
 
   it('deletes ended windows (TTL index where the server has one, else a sweep)', async () => {
@@ -91,13 +164,15 @@ describe.skipIf(!url)('MongoRateLimitStore (MONGODB_URL)', () => {
       setTimeout(resolve, (resetTime?.getTime() ?? 0) - Date.now() + 20),
     );
     await store.increment('bob');
-    const hits = mongo.client().db(dbName).collection('rate_limits');
+    const windows = mongo
+      .client()
+      .db(dbName)
+      .collection<{ _id: string }>(rateLimitCollection('login:'));
     const deadline = Date.now() + 5_000;
-    while ((await hits.countDocuments({ k: 'login:alice' })) > 0) {
+    while ((await windows.countDocuments({ _id: { $regex: ':login:alice$' } })) > 0) {
       if (Date.now() > deadline) throw new Error('the ended window was not deleted');
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    expect(await hits.countDocuments({ k: 'login:bob' })).toBe(1);
-    expect(await hits.indexes()).toContainEqual(expect.objectContaining({ key: { k: 1, w: 1 } }));
+    expect(await windows.countDocuments({ _id: { $regex: ':login:bob$' } })).toBe(1);
   });
 });

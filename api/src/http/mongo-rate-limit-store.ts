@@ -1,64 +1,119 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { ClientRateLimitInfo, IncrementResponse, Options, Store } from 'express-rate-limit';
-import { type Collection, type MongoClient, MongoServerError, type ObjectId } from 'mongodb';
+import { type Collection, type MongoClient, MongoServerError } from 'mongodb';
 
-/** One counted request: its limiter's prefix, its key (with the prefix) and its window. */
-interface HitDoc {
-  _id?: ObjectId;
-  /** The limiter's prefix. */
+/** One key's counter in one window. */
+interface WindowDoc {
+  /** `<window start>:<prefix><key>` (`<window start>#<sha256>` for a long key): see `idOf`. */
+  _id: string;
+  /** The limiter's prefix (for `resetAll`). */
   p: string;
-  /** The prefixed key. */
-  k: string;
-  /** The window's start, ms since the epoch (windows are aligned to multiples of `windowMs`). */
-  w: number;
+  /** Requests counted, less those taken back. */
+  n: number;
   /** When the window ends: the document may go. */
   e: Date;
+  /** Random, set when the document is made: tells a counter from one made again after a reset. */
+  t: string;
 }
 
 export interface MongoRateLimitStoreOptions {
-  /** Default `rate_limits`; every limiter shares it, told apart by prefix. */
+  /**
+   * Default `rate_limit_windows`: each limiter keeps its counters in `<this>.<prefix>` (its prefix
+   * with characters other than letters, digits, `-` and `_` as `_`).
+   */
   readonly collectionName?: string;
   /** Ended windows are deleted at most this often, on an increment (default a minute). */
   readonly sweepEveryMs?: number;
+  /**
+   * Whether the server may lose concurrent updates of one document (FerretDB v1 does, see
+   * `mongo-update-isolation.int.spec.ts`). Default: asked of the server (`ferretDbVersion`).
+   */
+  readonly lossyUpdates?: boolean;
 }
+
+/** Keys longer than this are stored by their hash, so a document's size does not follow the key. */
+const MAX_KEY_CHARS = 200;
+/** Attempts at an upsert that lost the race to create its document (a duplicate key error). */
+const UPSERT_ATTEMPTS = 5;
 
 const notImplemented = (error: unknown): boolean =>
   error instanceof MongoServerError &&
   (error.code === 238 || error.codeName === 'NotImplemented' || error.code === 115);
 
-/** The window index and the expiry index: a TTL index where the server has them (not FerretDB). */
-const createIndexes = async (hits: Collection<HitDoc>): Promise<void> => {
-  await hits.createIndex({ k: 1, w: 1 }, { name: 'key_window' });
-  await hits
-    .createIndex({ e: 1 }, { name: 'expires_ttl', expireAfterSeconds: 0 })
-    .catch(async (error: unknown) => {
-      if (!notImplemented(error)) throw error;
-      await hits.createIndex({ e: 1 }, { name: 'expires' });
-    });
+const duplicateKey = (error: unknown): boolean =>
+  error instanceof MongoServerError && error.code === 11000;
+
+/** FerretDB's version when the server is FerretDB (its `buildInfo` says so), else undefined. */
+export const ferretDbVersion = async (client: MongoClient): Promise<string | undefined> => {
+  const info = await client.db('admin').command({ buildInfo: 1 });
+  const version: unknown = info.ferretdbVersion;
+  return typeof version === 'string' ? version : undefined;
 };
 
 /**
+ * The collection of a limiter's counters: one per limiter, so that on a server where a lookup reads
+ * the whole collection (FerretDB v1 on SQLite) one limiter's keys (a flood of sign-ups from many
+ * addresses) do not slow another's (bids).
+ */
+export const rateLimitCollection = (prefix: string, base = 'rate_limit_windows'): string =>
+  `${base}.${prefix.replace(/[^A-Za-z0-9_-]/g, '_') || '_'}`;
+
+/** A request waiting for its turn at a counter: +1 counted (answered its rank), -1 taken back. */
+interface Queued {
+  readonly delta: 1 | -1;
+  readonly resolve: (rank: number) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
  * An express-rate-limit `Store` on MongoDB, so every node counts against the same limit. Fixed
- * windows aligned to multiples of `windowMs`. Each counted request is a document of its own,
- * inserted and then counted with the others of its key and window: FerretDB applies `$inc` (and
- * any read-modify-write update) without isolation, losing concurrent increments, while inserts are
- * atomic there as everywhere. A request therefore sees at least as many hits as were counted
- * before it, so no more than `limit` pass a window. Once a key is over its limit, a request's own
- * document is taken back out again, so a flood stores at most `limit + 1` per key and window.
- * `decrement` deletes one hit of the current window (on FerretDB two at once may pick the same
- * one: a request stays counted, never the other way round). Ended windows go by a TTL index where
- * the server has one and by a sweep at most every `sweepEveryMs`. Several limiters share the
- * collection, told apart by `prefix`.
+ * windows aligned to multiples of `windowMs`; one document per key and window, its `_id` derived
+ * from both, counted with `findOneAndUpdate({_id}, {$inc}, {upsert, returnDocument: 'after'})`: one
+ * round trip per request at most, whatever the traffic. Every request-path filter is exactly a
+ * string `_id`, the only filter FerretDB v1 hands to its backend rather than reading every document
+ * into its own process. (Its SQLite backend then still scans the table in SQL: its `WHERE` spells
+ * the `_id` path differently from its own `_id` index, which SQLite therefore does not use. There,
+ * a request costs in proportion to the counters stored, one per active key and window, no longer
+ * to the requests counted; on MongoDB it is an index lookup.) Two first requests racing to create
+ * a window's document: the loser's duplicate key error is retried, as an update.
+ *
+ * - **MongoDB** applies the `$inc` atomically: the count is exact, and each request learns its
+ *   rank (N concurrent requests get 1..N once each), so no more than `limit` pass a window.
+ * - **FerretDB v1** reads the document, applies `$inc` in its own process and writes the whole
+ *   document back, with nothing to stop another update in between: concurrent updates of one
+ *   document lose all but one of their increments (pinned by `mongo-update-isolation.int.spec.ts`).
+ *   So a node never races itself: at most one update per counter is in flight from a store, and
+ *   the requests that arrive meanwhile are counted together by the next one (`$inc` by their
+ *   number, each given its rank). One node is then exact on FerretDB too; with several, an update
+ *   can only be lost to another node's update of the same counter at the same moment. As a bound
+ *   that holds whatever the timing, each store also counts its own requests of the current window
+ *   in memory and answers the larger count: every node lets at most `limit` through, so a key gets
+ *   at most `nodes × limit` per window, and `limit` when one node serves it.
+ *
+ * Coalescing also means a burst on one key costs one round trip per in-flight update, not per
+ * request, on every server. A flood stores one document per key and window, however many requests
+ * it sends (and per-key memory only on a lossy server, for the current window). `decrement` is a
+ * `$inc` of -1 through the same queue; `resetKey` deletes the key's current window (a document
+ * made again has a new `t`, so on a lossy server every node starts its own count of it again from
+ * its next request). Ended windows go by a TTL
+ * index where the server has one and by a sweep at most every `sweepEveryMs`. Each limiter has a
+ * collection of its own (`rateLimitCollection`); the documents carry the prefix too.
  */
 export class MongoRateLimitStore implements Store {
   /** Counters are shared with every other instance on the same collection and prefix. */
   readonly localKeys = false;
-  private readonly hits: Collection<HitDoc>;
+  private readonly client: MongoClient;
+  private readonly windows: Collection<WindowDoc>;
   private readonly sweepEveryMs: number;
   private windowMs = 60_000;
-  /** Hits kept per key and window; more only tell that the key is over its limit. */
-  private keep = Number.POSITIVE_INFINITY;
+  private lossy: boolean | undefined;
   private lastSweep = Date.now();
-  private indexes: Promise<void> | undefined;
+  private prepared: Promise<void> | undefined;
+  /** Counters with an update in flight, by `_id`: the requests queued for the next one. */
+  private readonly lanes = new Map<string, Queued[]>();
+  /** On a lossy server: this store's own requests per counter of window `ownWindow`. */
+  private readonly own = new Map<string, { readonly t: string; readonly n: number }>();
+  private ownWindow = 0;
 
   constructor(
     client: MongoClient,
@@ -66,57 +121,166 @@ export class MongoRateLimitStore implements Store {
     readonly prefix: string,
     options: MongoRateLimitStoreOptions = {},
   ) {
-    this.hits = client.db(dbName).collection<HitDoc>(options.collectionName ?? 'rate_limits');
+    this.client = client;
+    this.windows = client
+      .db(dbName)
+      .collection<WindowDoc>(rateLimitCollection(prefix, options.collectionName));
     this.sweepEveryMs = options.sweepEveryMs ?? 60_000;
+    this.lossy = options.lossyUpdates;
   }
 
   /** Called by express-rate-limit with the limiter's options. */
   init(options: Options): Promise<void> {
     this.windowMs = options.windowMs;
-    const counted = !options.skipFailedRequests && !options.skipSuccessfulRequests;
-    // Trimming is only sound when no request is taken back out by `decrement` afterwards.
-    this.keep =
-      counted && typeof options.limit === 'number' ? options.limit + 1 : Number.POSITIVE_INFINITY;
-    return this.ensureIndexes();
+    return this.prepare();
   }
 
   async get(key: string): Promise<ClientRateLimitInfo | undefined> {
+    await this.prepare();
     const { w, resetTime } = this.window();
-    const totalHits = await this.hits.countDocuments({ k: this.prefix + key, w });
+    const id = this.idOf(key, w);
+    const doc = await this.windows.findOne({ _id: id });
+    const own = doc && w === this.ownWindow ? this.own.get(id) : undefined;
+    const totalHits = Math.max(doc?.n ?? 0, own?.t === doc?.t ? (own?.n ?? 0) : 0);
     return totalHits > 0 ? { totalHits, resetTime } : undefined;
   }
 
   async increment(key: string): Promise<IncrementResponse> {
-    await this.ensureIndexes();
+    await this.prepare();
     const { w, resetTime } = this.window();
-    const k = this.prefix + key;
-    const { insertedId } = await this.hits.insertOne({ p: this.prefix, k, w, e: resetTime });
-    const totalHits = await this.hits.countDocuments({ k, w });
-    if (totalHits > this.keep) await this.hits.deleteOne({ _id: insertedId });
+    const totalHits = await this.queue(this.idOf(key, w), w, 1);
     this.sweepIfDue();
     return { totalHits, resetTime };
   }
 
   async decrement(key: string): Promise<void> {
-    const hit = await this.hits.findOne({ k: this.prefix + key, w: this.window().w });
-    if (hit) await this.hits.deleteOne({ _id: hit._id });
+    await this.prepare();
+    const { w } = this.window();
+    await this.queue(this.idOf(key, w), w, -1);
   }
 
   async resetKey(key: string): Promise<void> {
-    await this.hits.deleteMany({ k: this.prefix + key });
+    const id = this.idOf(key, this.window().w);
+    this.own.delete(id);
+    await this.windows.deleteOne({ _id: id });
   }
 
   async resetAll(): Promise<void> {
-    await this.hits.deleteMany({ p: this.prefix });
+    this.own.clear();
+    await this.windows.deleteMany({ p: this.prefix });
   }
 
-  /** Once per store; again after a failure. */
-  private ensureIndexes(): Promise<void> {
-    this.indexes ??= createIndexes(this.hits).catch((error: unknown) => {
-      this.indexes = undefined;
+  /**
+   * The counter's `_id`: the window's start first (digits, then `:` or `#`), so no two keys and
+   * windows give the same one; a key past `MAX_KEY_CHARS` by its SHA-256 (after `#`, where a
+   * key's own text never goes).
+   */
+  private idOf(key: string, w: number): string {
+    const k = this.prefix + key;
+    return k.length <= MAX_KEY_CHARS
+      ? `${w}:${k}`
+      : `${w}#${createHash('sha256').update(k).digest('base64url')}`;
+  }
+
+  /**
+   * Adds `delta` to the counter through its queue: sent at once when no update of it is in flight,
+   * else with the others queued meanwhile, in one `$inc`. Resolves with the request's rank (its
+   * count including itself) for +1, 0 for -1.
+   */
+  private queue(id: string, w: number, delta: 1 | -1): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const queued = this.lanes.get(id);
+      if (queued) {
+        queued.push({ delta, resolve, reject });
+        return;
+      }
+      const lane: Queued[] = [];
+      this.lanes.set(id, lane);
+      void this.drain(id, w, lane, [{ delta, resolve, reject }]);
+    });
+  }
+
+  private async drain(id: string, w: number, lane: Queued[], first: Queued[]) {
+    const resetTime = new Date(w + this.windowMs);
+    let batch = first;
+    while (batch.length > 0) {
+      const added = batch.filter((q) => q.delta > 0).length;
+      const delta = 2 * added - batch.length;
+      try {
+        const doc = await this.add(id, resetTime, delta, added > 0);
+        // Taken back first, then counted in the order they came: ranks n - added + 1 .. n, and
+        // on a lossy server at least the ranks among this store's own requests.
+        let rank = (doc?.n ?? 0) - added;
+        let own = (this.lossy ? this.countOwn(id, w, doc?.t, delta) : 0) - added;
+        for (const q of batch) q.resolve(q.delta > 0 ? Math.max(++rank, ++own) : 0);
+      } catch (error) {
+        for (const q of batch) q.reject(error);
+      }
+      batch = lane.splice(0);
+    }
+    this.lanes.delete(id);
+  }
+
+  /** One `$inc` of the counter (made if `upsert`); the document after it. */
+  private async add(
+    id: string,
+    resetTime: Date,
+    delta: number,
+    upsert: boolean,
+  ): Promise<WindowDoc | null> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.windows.findOneAndUpdate(
+          { _id: id },
+          upsert
+            ? {
+                $inc: { n: delta },
+                $setOnInsert: { p: this.prefix, e: resetTime, t: randomBytes(6).toString('hex') },
+              }
+            : { $inc: { n: delta } },
+          { upsert, returnDocument: 'after' },
+        );
+      } catch (error) {
+        // Another request (another node's, or before this store's queue) made it first.
+        if (!duplicateKey(error) || attempt >= UPSERT_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  /**
+   * Adds `delta` to this store's own count of counter `id` of window `w` (lossy servers), as its
+   * queue answers, one batch at a time; its count after. Starts again from 0 when the document
+   * answering is not the one counted before (`t`: it was reset, by any node) or is gone.
+   */
+  private countOwn(id: string, w: number, t: string | undefined, delta: number): number {
+    if (w < this.ownWindow) return 0;
+    if (w > this.ownWindow) {
+      this.own.clear();
+      this.ownWindow = w;
+    }
+    const before = this.own.get(id);
+    const n = Math.max(0, (before && before.t === t ? before.n : 0) + delta);
+    if (t === undefined || n === 0) this.own.delete(id);
+    else this.own.set(id, { t, n });
+    return n;
+  }
+
+  /** The expiry index and whether the server loses updates: once per store; again after a failure. */
+  private prepare(): Promise<void> {
+    this.prepared ??= (async () => {
+      await this.windows
+        .createIndex({ e: 1 }, { name: 'expires_ttl', expireAfterSeconds: 0 })
+        .catch((error: unknown) => {
+          // No TTL indexes (FerretDB v1): the sweep deletes ended windows; an index on `e` would
+          // not serve it there (only `_id` filters use one) and would slow every write.
+          if (!notImplemented(error)) throw error;
+        });
+      this.lossy ??= (await ferretDbVersion(this.client)) !== undefined;
+    })().catch((error: unknown) => {
+      this.prepared = undefined;
       throw error;
     });
-    return this.indexes;
+    return this.prepared;
   }
 
   private window(): { w: number; resetTime: Date } {
@@ -128,7 +292,7 @@ export class MongoRateLimitStore implements Store {
     const now = Date.now();
     if (now - this.lastSweep < this.sweepEveryMs) return;
     this.lastSweep = now;
-    this.hits.deleteMany({ e: { $lte: new Date(now) } }).catch(() => undefined);
+    this.windows.deleteMany({ e: { $lte: new Date(now) } }).catch(() => undefined);
   }
 }
 
