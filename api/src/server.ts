@@ -8,6 +8,7 @@ import {
   EndingSoonScheduler,
   Engine,
   KafkaCluster,
+  PositionFeed,
   saltKeyFrom,
   systemClock,
 } from '@auction/engine';
@@ -65,7 +66,26 @@ export interface StartOptions {
    * batch slow or hang.
    */
   readonly projectionStore?: (store: ReadStore) => ReadStore;
+  /**
+   * Test seam: `false` runs a node of a cluster without telling or hearing positions, polling the
+   * shared log and the followed checkpoints every `POLL_ONLY_MS` as it did before the push, so
+   * that a test can measure what the push saves. Default true.
+   */
+  readonly positionPush?: boolean;
 }
+
+/**
+ * In a cluster, with positions pushed (`PositionFeed`): how often a node still reads the shared
+ * log for other nodes' appends, and a followed projection's checkpoint while a read waits on it.
+ * The push is at most once, so the poll stays, as the safety net: a word lost (a node's broadcast
+ * consumer rebalancing, a failed send) delays a reader by at most this much, well inside
+ * READ_WAIT_MS (2 s), so the read is still answered fresh. Five times longer than the poll alone
+ * needed (`POLL_ONLY_MS`): a waiting read no longer asks the read store for a checkpoint 20 times a
+ * second per projection and node, load that lands on the read store every node shares.
+ */
+export const CLUSTER_POLL_MS = 250;
+/** The same polls without the push: what bounded a cross-node read before it. */
+export const POLL_ONLY_MS = 50;
 
 /**
  * The whole product in one process, on the stores the configuration picks (`openStores`):
@@ -85,7 +105,10 @@ export const startServer = async (
 ): Promise<RunningServer> => {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? defaultLog;
-  const stores = await openStores(config, clock);
+  const push = options.positionPush !== false;
+  const stores = await openStores(config, clock, {
+    clusterLogPollMs: push ? CLUSTER_POLL_MS : POLL_ONLY_MS,
+  });
   const sessionSecret = config.SESSION_SECRET ?? (await stores.keptSessionSecret());
   // Every node shares the session secret, so they seal a command alike (`chain/seal.ts`).
   const saltKey = saltKeyFrom(sessionSecret);
@@ -109,6 +132,13 @@ export const startServer = async (
     await stores.close();
     throw error;
   }
+  // The positions each node commits, told to the others, so that nobody waits for a poll: the
+  // owner's appends wake the other nodes' subscriptions to the shared log, and a projection's
+  // checkpoints end the other nodes' reads waiting on it.
+  const positions = cluster && push ? new PositionFeed(cluster, { log }) : undefined;
+  const stopTelling =
+    positions && stores.events.onAppended?.((position) => positions.logCommitted(position));
+  positions?.onLog((position) => stores.events.appendedElsewhere?.(position));
   const engine = new Engine({ store: stores.events, clock, router: cluster ?? local, closures });
   await engine.seedFixedCategories(new Date(clock.now()).toISOString());
   await notificationCursors(stores.read).init();
@@ -141,7 +171,8 @@ export const startServer = async (
     projections: allProjections,
     onError: (error, name) => log(`Projection ${name}:`, error),
     // What the catch-up re-creates from history is not news: the other nodes are not told of it.
-    onCommitted: (name, writes) => {
+    onCommitted: (name, writes, position) => {
+      positions?.checkpointCommitted(name, position);
       const news = writes.filter(
         (write) => write.kind !== 'put' || write.doc._position > startHead,
       );
@@ -149,8 +180,16 @@ export const startServer = async (
     },
     // In a cluster each projection runs on one node at a time; the others follow its checkpoint.
     // The process id keeps a restarted node from taking over its predecessor's batch in flight.
-    ...(cluster ? { lease: { holder: `${config.NODE_ID}:${process.pid}` } } : {}),
+    ...(cluster
+      ? {
+          lease: {
+            holder: `${config.NODE_ID}:${process.pid}`,
+            followPollMs: positions ? CLUSTER_POLL_MS : POLL_ONLY_MS,
+          },
+        }
+      : {}),
   });
+  positions?.onCheckpoint((name, position) => runner.followedCheckpoint(name, position));
   const readiness = new Readiness(runner, startHead, options.readinessWaitMs);
   const scheduler = new ClosingScheduler({
     store: stores.events,
@@ -269,6 +308,8 @@ export const startServer = async (
     readiness.stop();
     sessions.stop();
     accountCache?.stop();
+    stopTelling?.();
+    positions?.close();
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     // Commands being appended are never cut: each is answered after its commit, or not at all.

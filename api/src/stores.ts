@@ -116,14 +116,29 @@ export const connectMongo = async (url: string, timeoutMs: number): Promise<Mong
   }
 };
 
-const openEvents = async (config: StoreConfig): Promise<EventStore> => {
+export interface OpenStoresOptions {
+  /**
+   * In a cluster (KAFKA_BROKERS) on the SQLite log: how often a subscription reads the shared file
+   * for other nodes' appends. Default 50 ms, for nodes that are not told of them (the server tells
+   * its nodes, and polls less: `CLUSTER_POLL_MS`).
+   */
+  readonly clusterLogPollMs?: number;
+}
+
+const openEvents = async (
+  config: StoreConfig,
+  options: OpenStoresOptions = {},
+): Promise<EventStore> => {
   const connectionString = config.EVENTSTORE_CONNECTION_STRING;
   if (connectionString === undefined) {
     const filename = join(config.DATA_DIR, 'events.sqlite');
     // The nodes of a cluster on one machine share the file; a subscription learns of another
-    // process's appends only by polling, and a bid's read-your-writes waits on that (default 200).
+    // process's appends when the cluster tells it (`PositionFeed`, `appendedElsewhere`) or at its
+    // next poll (default 200 alone).
     return new SqliteEventStore(
-      config.KAFKA_BROKERS ? { filename, pollIntervalMs: 50 } : { filename },
+      config.KAFKA_BROKERS
+        ? { filename, pollIntervalMs: options.clusterLogPollMs ?? 50 }
+        : { filename },
     );
   }
   try {
@@ -224,12 +239,13 @@ export const openAccounts = async (
 export const openStores = async (
   config: StoreConfig,
   clock: Clock = systemClock,
+  options: OpenStoresOptions = {},
 ): Promise<Stores> => {
   mkdirSync(config.DATA_DIR, { recursive: true });
   const mongo = await openMongo(config);
   const opened: { close(): Promise<void> }[] = [];
   try {
-    const events = await openEvents(config);
+    const events = await openEvents(config, options);
     opened.push(events);
     const read = readStoreOn(config, mongo);
     opened.push(read);

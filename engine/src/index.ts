@@ -12,6 +12,12 @@ export {
   type ClusterStatus,
 } from './cluster/kafka-cluster';
 export { partitionOf } from './cluster/partitioner';
+export {
+  PositionFeed,
+  POSITIONS_CHANNEL,
+  type BroadcastChannel,
+  type PositionFeedOptions,
+} from './cluster/position-feed';
 export { type ClusterNames, clusterNames, topicNamespace } from './cluster/topic-names';
 export { type Clock, systemClock } from './clock';
 export {

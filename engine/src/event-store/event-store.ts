@@ -110,6 +110,19 @@ export interface EventStore {
   subscribe(options: SubscribeOptions): Subscription;
   /** Position of the last event in the log, or `undefined` when the log is empty. */
   headPosition(): Promise<number | undefined>;
+  /**
+   * Optional: tells `listener` the highest global position of every commit made through this
+   * store (not through other connections), right after the commit and before its appends are
+   * answered. A cluster publishes it to the other nodes (`cluster/position-feed.ts`). Returns the
+   * unsubscribe.
+   */
+  onAppended?(listener: (position: number) => void): () => void;
+  /**
+   * Optional, for adapters whose subscriptions poll for other connections' appends: another
+   * process committed up to `position`, so the subscriptions behind it read at once instead of at
+   * their next poll. Adapters whose server pushes to subscriptions (EventStoreDB) need not have it.
+   */
+  appendedElsewhere?(position: number): void;
   close(): Promise<void>;
 }
 

@@ -159,6 +159,42 @@ describe('SqliteEventStore', () => {
     await subscription.close();
   });
 
+  it('tells the positions it commits, and a word of another connection’s wakes its subscriptions', async () => {
+    const filename = onFile();
+    // Polls far apart: only the word can bring the events within the test's bound.
+    const reader = new SqliteEventStore({ filename, pollIntervalMs: 60_000 });
+    opened.push(reader);
+    const writer = open(filename);
+    const committed: number[] = [];
+    writer.onAppended((position) => committed.push(position));
+    const received: RecordedEvent[] = [];
+    const subscription = reader.subscribe({
+      onEvents: (batch) => {
+        received.push(...batch);
+      },
+    });
+    await subscription.caughtUp;
+
+    // Two appends of one turn are one group: one word, its highest position.
+    const [first, second] = await Promise.all([
+      writer.append('a', [event()], 'no_stream'),
+      writer.append('b', [event(), event()], 'no_stream'),
+    ]);
+    expect(committed).toEqual([Math.max(first.position, second.position)]);
+    // A refused append commits nothing: no word.
+    await expect(writer.append('a', [event()], 'no_stream')).rejects.toThrow(
+      WrongExpectedRevisionError,
+    );
+    expect(committed).toHaveLength(1);
+
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(received).toHaveLength(0);
+    reader.appendedElsewhere(committed[0] ?? 0);
+    await waitFor(() => received.length === 3, 1000);
+    expect(received.map(({ position }) => position).at(-1)).toBe(committed[0]);
+    await subscription.close();
+  });
+
   it('commits the appends of one turn, across streams, in one transaction', async () => {
     const filename = onFile();
     const [store, other] = [open(filename), open(filename)];
@@ -244,8 +280,8 @@ describe('SqliteEventStore', () => {
   });
 });
 
-async function waitFor(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
+async function waitFor(condition: () => boolean, withinMs = 10_000): Promise<void> {
+  const deadline = Date.now() + withinMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('Timed out waiting for the condition');
     await new Promise((resolve) => setTimeout(resolve, 10));

@@ -103,6 +103,7 @@ export class SqliteEventStore implements EventStore, SnapshotStore {
   private readonly db: Database.Database;
   private readonly pollIntervalMs: number;
   private readonly subscriptions = new Set<PollingSubscription>();
+  private readonly appendedListeners = new Set<(position: number) => void>();
   private readonly tailOfStream: Database.Statement<[string], { revision: number }>;
   private readonly streamRange: Database.Statement<[string, number, number], EventRow>;
   private readonly eventsAfter: Database.Statement<[number, number], EventRow>;
@@ -216,6 +217,22 @@ export class SqliteEventStore implements EventStore, SnapshotStore {
     return attempt(() => this.lastPosition.get()?.position ?? undefined);
   }
 
+  /** Told the highest position of each group this store commits (see the port). */
+  onAppended(listener: (position: number) => void): () => void {
+    this.appendedListeners.add(listener);
+    return () => this.appendedListeners.delete(listener);
+  }
+
+  /**
+   * Another connection (a node of the cluster) committed up to `position`: every subscription
+   * still behind it reads now. The poll stays the safety net for a word that never comes.
+   */
+  appendedElsewhere(position: number): void {
+    for (const subscription of this.subscriptions) {
+      if ((subscription.position() ?? 0) < position) subscription.wake();
+    }
+  }
+
   /** The actor snapshot kept for `streamId` (see `auction/snapshot.ts`), if any. */
   loadSnapshot(streamId: string): Promise<StoredSnapshot | undefined> {
     return attempt(() => this.snapshotOf.get(streamId));
@@ -312,15 +329,31 @@ export class SqliteEventStore implements EventStore, SnapshotStore {
     if (group.length === 0) return;
     this.commits += 1;
     this.appends += group.length;
-    let wrote = false;
+    let highest: number | undefined;
+    group.forEach((append, index) => {
+      const outcome = settled[index];
+      if (!outcome || !outcome.ok || append.events.length === 0) return;
+      highest = Math.max(highest ?? 0, outcome.result.position);
+    });
+    // Told before the callers are answered: a cluster's word of the position leaves first.
+    if (highest !== undefined) this.appended(highest);
     group.forEach((append, index) => {
       const outcome = settled[index];
       if (!outcome) return append.reject(new Error('The event log writer lost an append'));
       if (!outcome.ok) return append.reject(conflictError(outcome.conflict));
-      wrote ||= append.events.length > 0;
       append.resolve(outcome.result);
     });
-    if (wrote) for (const subscription of this.subscriptions) subscription.wake();
+    if (highest !== undefined) for (const subscription of this.subscriptions) subscription.wake();
+  }
+
+  private appended(position: number): void {
+    for (const listener of this.appendedListeners) {
+      try {
+        listener(position);
+      } catch {
+        // A listener's failure is its own: the commit and its answers go on.
+      }
+    }
   }
 
   private readAllNow(options: ReadAllOptions): RecordedEvent[] {

@@ -84,9 +84,14 @@ interface NodeOptions {
   readonly wrap?: (store: ReadStore) => ReadStore;
   /** Awaited before the node applies each event (to hold its batches back). */
   readonly gate?: (position: number) => Promise<void>;
+  /** Told of each batch the node committed, with its checkpoint (as a cluster pushes it). */
+  readonly pushed?: (name: string, position: number) => void;
 }
 
-const node = (holder: string, { lease = {}, wrap = (s) => s, gate }: NodeOptions = {}): Node => {
+const node = (
+  holder: string,
+  { lease = {}, wrap = (s) => s, gate, pushed }: NodeOptions = {},
+): Node => {
   const events = new SqliteEventStore({ filename: join(dir, 'events.sqlite'), pollIntervalMs: 10 });
   const store = new SqliteReadStore({ filename: join(dir, 'read.sqlite') });
   closing.push(events, store);
@@ -108,7 +113,10 @@ const node = (holder: string, { lease = {}, wrap = (s) => s, gate }: NodeOptions
     batchSize: 7,
     retryMs: 20,
     onError: (error) => errors.push(error instanceof Error ? error.message : String(error)),
-    onCommitted: (name) => committed.set(name, committed.get(name)! + 1),
+    onCommitted: (name, _writes, position) => {
+      committed.set(name, committed.get(name)! + 1);
+      pushed?.(name, position);
+    },
     lease: { holder, ttlMs: 2000, renewMs: 50, followPollMs: 10, ...lease },
   });
   runners.push(runner);
@@ -242,6 +250,27 @@ describe('projection runner with a lease, on nodes sharing one read store', () =
         ['two', 0],
       ]),
     );
+  });
+
+  it('resolves a follower waitFor on a pushed checkpoint, long before its next poll', async () => {
+    const told: { to?: Node } = {};
+    // a tells b of each checkpoint it commits, as the cluster's broadcast does.
+    const a = node('a', {
+      pushed: (name, position) => told.to?.runner.followedCheckpoint(name, position),
+    });
+    await append('s-1', 3);
+    await a.runner.start();
+    // Neither its poll nor its lease rounds (which read the checkpoints too) come within the test.
+    const b = (told.to = node('b', { lease: { followPollMs: 60_000, renewMs: 60_000 } }));
+    await b.runner.start();
+    expect(Object.values(await roles(b))).toEqual(['following', 'following']);
+
+    const position = await append('s-1', 4);
+    await b.runner.waitFor(position, undefined, 2000);
+    expect(b.runner.reached(position)).toBe(true);
+    // A pushed checkpoint of a projection the node applies itself changes nothing there.
+    a.runner.followedCheckpoint('one', position + 100);
+    expect(a.runner.reached(position + 100, ['one'])).toBe(false);
   });
 
   it('hands a stopped node’s projections to the follower, which continues from the checkpoint', async () => {

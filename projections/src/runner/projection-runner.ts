@@ -42,7 +42,10 @@ export interface LeaseOptions {
   readonly ttlMs?: number;
   /** How often leases are renewed, and free ones taken. Default a third of `ttlMs`. */
   readonly renewMs?: number;
-  /** How often `waitFor` reads a followed projection's checkpoint. Default 50 ms. */
+  /**
+   * How often `waitFor` reads a followed projection's checkpoint. Default 50 ms. Where the holder's
+   * checkpoints are pushed (`followedCheckpoint`), this is only the safety net and may be longer.
+   */
   readonly followPollMs?: number;
 }
 
@@ -61,8 +64,11 @@ export interface RunnerOptions {
   /** Wait before resubscribing after a failed batch. */
   readonly retryMs?: number;
   readonly onError?: (error: unknown, projection: string) => void;
-  /** Told of every batch a projection committed, with its writes (for pushing new documents out). */
-  readonly onCommitted?: (projection: string, writes: readonly Write[]) => void;
+  /**
+   * Told of every batch a projection committed, with its writes (for pushing new documents out)
+   * and its new checkpoint (for telling the nodes that follow it).
+   */
+  readonly onCommitted?: (projection: string, writes: readonly Write[], position: number) => void;
   /** Share the projections with other nodes; without it this runner applies every projection. */
   readonly lease?: LeaseOptions;
 }
@@ -368,6 +374,18 @@ export class ProjectionRunner {
   }
 
   /**
+   * A checkpoint another node committed for a projection it applies (the holder of its lease,
+   * telling the cluster): this node's waiters on it up to there resolve now, not at the next poll.
+   * Ignored for a projection this node applies itself, an unknown one, or a position it knows.
+   */
+  followedCheckpoint(name: string, position: number): void {
+    const r = this.running.get(name);
+    if (!r || r.held || this.stopped || position <= r.position) return;
+    r.position = position;
+    this.resolveWaiters(r);
+  }
+
+  /**
    * Catches the projections up together, then subscribes each from its checkpoint (the few events
    * appended meanwhile, then live). Resolves once every one of them has caught up or failed (a
    * failure is reported and retried alone, as a failed batch is).
@@ -527,7 +545,7 @@ export class ProjectionRunner {
     if (!last || generation !== r.generation) return;
     const writes = await applyBatch(this.options.store, this.specs, r.projection, events, catchUp);
     r.position = last.position;
-    this.options.onCommitted?.(r.projection.name, writes);
+    this.options.onCommitted?.(r.projection.name, writes, last.position);
     r.lastBatchAt = Date.now();
     r.error = undefined;
     this.resolveWaiters(r);
