@@ -29,7 +29,6 @@ import { imageUrlsFor, withImageUrls } from './http/image-urls';
 import { releaseCancelledAuctionImages } from './http/auctions/images';
 import { RealtimeLink } from './realtime/realtime-link';
 import { CachedSessionStore } from './http/session-cache';
-import { CachedAccountStore } from './accounts/cached-account-store';
 import { openStores } from './stores';
 
 export interface RunningServer {
@@ -156,12 +155,6 @@ export const startServer = async (
     maxAgeMs: config.SESSION_CACHE_MS,
     log,
   });
-  // An adapter that answers `byId` exactly from memory (SQLite) needs no cache in front; a
-  // round trip per request (MongoDB) gets one, its changes told to the other nodes the same way.
-  const accountCache = stores.accounts.byIdNow
-    ? undefined
-    : new CachedAccountStore(stores.accounts, { cluster, maxAgeMs: config.SESSION_CACHE_MS, log });
-  const accounts = accountCache ?? stores.accounts;
   const turn = turns();
   const runner = new ProjectionRunner({
     source: yieldingSource(stores.events, turn),
@@ -219,8 +212,8 @@ export const startServer = async (
     engine,
     runner,
     readiness,
-    accounts,
-    users: withImageUrls(accounts, imageUrl),
+    accounts: stores.accounts,
+    users: withImageUrls(stores.accounts, imageUrl),
     imageUrl,
     sessions,
     sessionSecret,
@@ -307,7 +300,6 @@ export const startServer = async (
   const closeWithin = async (step: Step) => {
     readiness.stop();
     sessions.stop();
-    accountCache?.stop();
     stopTelling?.();
     positions?.close();
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,5 +1,4 @@
 import { type MockInstance, afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CachedAccountStore } from '../accounts/cached-account-store';
 import { type TestUser, signUpAndLogIn } from '../testing/fixtures';
 import { asSession, logIn, pause } from '../testing/realtime';
 import { cacheOf, me, sessionId } from '../testing/session-cache';
@@ -40,23 +39,6 @@ describe('sessions cached on one node', () => {
     expect(reads).toHaveBeenCalledTimes(1);
     expect(reads).toHaveBeenCalledWith(sessionId(cookie), expect.any(Function));
   });
-
-  // On MongoDB the account is a round trip too; SQLite answers it from memory exactly on its own.
-  it.runIf(process.env.TEST_STORES === 'mongodb')(
-    'reads the signed-in account from the store once, then from memory (MongoDB)',
-    async () => {
-      const accounts = server.deps.accounts;
-      if (!(accounts instanceof CachedAccountStore)) throw new Error('the accounts are not cached');
-      const accountReads = vi.spyOn(accounts.store, 'byId');
-      try {
-        const cookie = await logIn(server, user);
-        for (let i = 0; i < 100; i += 1) expect((await me(server, cookie)).status).toBe(200);
-        expect(accountReads.mock.calls.length).toBeLessThanOrEqual(1);
-      } finally {
-        accountReads.mockRestore();
-      }
-    },
-  );
 
   it('hands the store back a session served from memory as the store gave it (its touch works)', async () => {
     const cookie = await logIn(server, user);
