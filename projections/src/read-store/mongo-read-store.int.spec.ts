@@ -142,14 +142,23 @@ describe.skipIf(!url)('MongoReadStore on MONGODB_URL', () => {
       ).toBe(false);
     });
 
-    /** The statements of each write command of a commit of 300 puts and 40 deletes. */
-    const largeBatch = async (statementsPerCommand: number | undefined): Promise<number[]> => {
+    /**
+     * The statements of each write command of a commit of 300 puts and 40 deletes, by kind, over
+     * a collection that already holds the first 90 documents (at an older position).
+     */
+    const largeBatch = async (
+      statementsPerCommand: number | undefined,
+    ): Promise<Record<'delete' | 'insert' | 'update', number[]>> => {
       const store = MongoReadStore.fromClient(client, dbName, {
         transactions: 'never',
         statementsPerCommand,
       });
       await store.ensureCollections([{ name: 'items', indexes: [] }]);
       const docs = Array.from({ length: 300 }, (_, i) => ({ _id: `d${i}`, _position: 1, i }));
+      await client
+        .db(dbName)
+        .collection<{ _id: string; _position: number; i: number }>('rm_items')
+        .insertMany(docs.slice(0, 90).map((doc) => ({ ...doc, _position: 0, i: -1 })));
       commands = [];
       await store.commit(
         'p',
@@ -162,23 +171,39 @@ describe.skipIf(!url)('MongoReadStore on MONGODB_URL', () => {
         1,
       );
       expect(await store.count('items')).toBe(260);
-      return commands
-        .filter(({ command }) => command.update === 'rm_items' || command.delete === 'rm_items')
-        .map(({ command }) => ((command.updates ?? command.deletes) as unknown[]).length);
+      const stored = await store.find('items', {});
+      expect(stored.map((doc) => doc.i).sort((a, b) => Number(a) - Number(b))).toEqual(
+        docs.slice(40).map((doc) => doc.i),
+      );
+      const statements = (kind: 'delete' | 'insert' | 'update', list: string) =>
+        commands
+          .filter(({ command }) => command[kind] === 'rm_items')
+          .map(({ command }) => (command[list] as unknown[]).length);
+      return {
+        delete: statements('delete', 'deletes'),
+        insert: statements('insert', 'documents'),
+        update: statements('update', 'updates'),
+      };
     };
 
     it('commits a large batch without a transaction a few statements per command when set', async () => {
       // FerretDB's SQLite backend stops answering once one command holds a hundred statements.
       const statements = await largeBatch(8);
-      expect(Math.max(...statements)).toBe(8);
-      expect(statements.reduce((sum, n) => sum + n, 0)).toBe(40 + 260);
+      const all = [...statements.delete, ...statements.insert, ...statements.update];
+      expect(Math.max(...all)).toBe(8);
+      const sum = (counts: number[]) => counts.reduce((total, n) => total + n, 0);
+      // 40 deletes; every put tried as an insert; the 50 stored ones then replaced.
+      expect([sum(statements.delete), sum(statements.insert), sum(statements.update)]).toEqual([
+        40, 260, 50,
+      ]);
     });
 
     it.skipIf(configured !== undefined)(
       'commits a large batch without a transaction in one command per kind of write by default',
       async () => {
-        // The 40 deletes win over the puts before them: 40 deletes, then 260 guarded puts.
-        expect(await largeBatch(undefined)).toEqual([40, 260]);
+        // The 40 deletes win over the puts before them: 40 deletes, then 260 inserts, of which
+        // the 50 already stored come back as duplicates, then their guarded replaces.
+        expect(await largeBatch(undefined)).toEqual({ delete: [40], insert: [260], update: [50] });
       },
     );
 
