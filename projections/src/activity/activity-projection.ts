@@ -116,8 +116,9 @@ const patchAuction = (
     (current): ActivityAuctionFields | undefined => current && { ...current, ...patch(current) },
   );
 
-const putEntry = (uow: UnitOfWork, id: string, entry: HistoryEntryFields): Promise<void> =>
-  uow.update<HistoryEntryDoc>(activityHistory.name, id, (): HistoryEntryFields => entry);
+/** An entry is made whole by one event, named after it: written without a read. */
+const putEntry = (uow: UnitOfWork, id: string, entry: HistoryEntryFields): void =>
+  uow.put<HistoryEntryDoc>(activityHistory.name, id, entry);
 
 const patchBidEntry = (
   uow: UnitOfWork,
@@ -150,7 +151,7 @@ const onCreated = async (d: AuctionCreated['data'], uow: UnitOfWork): Promise<vo
       closedAt: null,
     }),
   );
-  await putEntry(uow, `created:${d.auctionId}`, {
+  putEntry(uow, `created:${d.auctionId}`, {
     type: 'created',
     userId: d.sellerId,
     auctionId: d.auctionId,
@@ -183,7 +184,7 @@ const onCancelled = async (d: AuctionCancelled['data'], uow: UnitOfWork): Promis
 
 const onBidPlaced = async (d: BidPlaced['data'], uow: UnitOfWork): Promise<void> => {
   await patchAuction(uow, d.auctionId, () => ({ leadingBidId: d.bidId }));
-  await putEntry(uow, `bid:${d.bidId}`, {
+  putEntry(uow, `bid:${d.bidId}`, {
     type: 'bid',
     userId: d.bidderId,
     auctionId: d.auctionId,
@@ -221,7 +222,7 @@ const onClosed = async (d: AuctionClosed['data'], uow: UnitOfWork): Promise<void
     finalPrice: d.finalPrice,
     closedAt: d.at,
   }));
-  await putEntry(uow, `won:${d.auctionId}`, {
+  putEntry(uow, `won:${d.auctionId}`, {
     type: 'won',
     userId: d.winnerId,
     auctionId: d.auctionId,

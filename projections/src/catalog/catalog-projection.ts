@@ -189,7 +189,8 @@ const applyAuctionEvent = async (
       }));
     case 'BidPlaced': {
       const d = event.data;
-      await uow.update<CatalogBidDoc>(catalogBids.name, d.bidId, (): CatalogBid => ({
+      // The bid's own document, made whole by this event: written without a read.
+      uow.put<CatalogBidDoc>(catalogBids.name, d.bidId, {
         auctionId: d.auctionId,
         bidderId: d.bidderId,
         amount: d.amount,
@@ -200,7 +201,7 @@ const applyAuctionEvent = async (
         enteredAt: d.at,
         bound: d.endsAt !== undefined,
         answered: d.outbidByProxy === true,
-      }));
+      } satisfies CatalogBid);
       return updateAuction(uow, d.auctionId, (a) => ({
         ...a,
         currentBid: d.amount,

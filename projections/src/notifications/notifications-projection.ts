@@ -310,22 +310,19 @@ const apply = async (event: ProjectedEvent, auctionEvent: AuctionEvent, uow: Uni
     ...watchers?.auction,
   }));
   const { bid } = outcome;
-  if (bid) await uow.update<BidDoc>(BIDS, bid.bidId, () => bid.fields);
+  // Made whole by this event (the auction's document above guards against a redelivery): written
+  // without a read.
+  if (bid) uow.put<BidDoc>(BIDS, bid.bidId, bid.fields);
   const notices = firstPerUser([...outcome.notices, ...(watchers?.notices ?? [])]);
   for (const { userId, kind, message } of notices) {
-    await uow.update<NotificationDoc>(
-      ITEMS,
-      `${event.id}:${userId}`,
-      () =>
-        ({
-          userId,
-          kind,
-          message,
-          timestamp: at,
-          position: event.position,
-          auctionId,
-        }) satisfies NotificationFields,
-    );
+    uow.put<NotificationDoc>(ITEMS, `${event.id}:${userId}`, {
+      userId,
+      kind,
+      message,
+      timestamp: at,
+      position: event.position,
+      auctionId,
+    } satisfies NotificationFields);
   }
 };
 

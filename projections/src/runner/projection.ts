@@ -33,6 +33,14 @@ export interface UnitOfWork {
     id: string,
     change: (current: D | undefined) => FieldsOf<D> | undefined,
   ): Promise<void>;
+  /**
+   * Sets a document this event determines whole (one named after the event's own ids: a bid's
+   * entry, a notice) without reading it: most such documents are new, and a read of a missing
+   * one costs a lookup. The skip of `update` is left to the read store, which never replaces a
+   * document with a higher `_position`; so only for documents no later event needs to find as
+   * this one left them but through a read (no counters).
+   */
+  put<D extends Doc>(collection: string, id: string, fields: FieldsOf<D>): void;
 }
 
 export interface Projection {

@@ -99,6 +99,14 @@ export class BatchUnitOfWork implements UnitOfWork {
     }
   }
 
+  put<D extends Doc>(collection: string, id: string, fields: FieldsOf<D>): void {
+    if (!this.specs.has(collection)) throw new Error(`Collection ${collection} is not declared`);
+    const work = this.of(collection);
+    // What the batch knows of it already, without the store.
+    const known = work.dirty.get(id) ?? work.stored.get(id) ?? undefined;
+    this.change(work, id, known as D | undefined, () => fields);
+  }
+
   private change<D extends Doc>(
     work: CollectionWork,
     id: string,
