@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +6,7 @@ import { type TestUser, createAuctionOverHttp, settled, signUpAndLogIn } from '.
 import { type TestServer, startTestServer } from '../testing/test-server';
 import { dropTestStores } from '../testing/test-stores';
 import { BEHIND_HEADER, TOKEN_HEADER } from './read-your-writes';
+import { clusterTestEnv } from '../testing/cluster-env';
 
 /**
  * Read-your-writes across two nodes of a cluster (`KAFKA_BROKERS`, one MongoDB database, one
@@ -67,15 +67,7 @@ const cluster = (mode: Cluster['mode'], push: boolean): Cluster => {
     mode,
     push,
     dataDir,
-    shared: {
-      DATA_DIR: dataDir,
-      MONGODB_URL: mongodbUrl ?? '',
-      MONGODB_DB: `auction_ryw_${randomUUID().slice(0, 12).replace(/-/g, '')}`,
-      MONGODB_STATEMENTS_PER_COMMAND: process.env.MONGODB_STATEMENTS_PER_COMMAND ?? '',
-      KAFKA_BROKERS: brokers ?? '',
-      KAFKA_TOPIC_PREFIX: `ryw-${randomUUID().slice(0, 8)}.`,
-      KAFKA_PARTITIONS: '4',
-    },
+    shared: clusterTestEnv('ryw', dataDir, 4),
   };
 };
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +17,7 @@ import { cacheOf, me, sessionId } from '../testing/session-cache';
 import { type TestServer, startTestServer } from '../testing/test-server';
 import { dropTestStores } from '../testing/test-stores';
 import type { CachedSessionStore } from './session-cache';
+import { clusterTestEnv } from '../testing/cluster-env';
 
 /**
  * Two nodes of a cluster (`KAFKA_BROKERS`, one MongoDB database, one DATA_DIR), each with its
@@ -31,12 +31,7 @@ const brokers = process.env.KAFKA_BROKERS;
 const mongodbUrl = process.env.MONGODB_URL;
 const dataDir = mkdtempSync(join(tmpdir(), 'session-cluster-'));
 const shared = {
-  DATA_DIR: dataDir,
-  MONGODB_URL: mongodbUrl ?? '',
-  MONGODB_DB: `auction_sc_${randomUUID().slice(0, 12).replace(/-/g, '')}`,
-  KAFKA_BROKERS: brokers ?? '',
-  KAFKA_TOPIC_PREFIX: `sc-${randomUUID().slice(0, 8)}.`,
-  KAFKA_PARTITIONS: '2',
+  ...clusterTestEnv('sc', dataDir, 2),
   // Long enough that only the broadcast can end a session on B within the test.
   SESSION_CACHE_MS: '120000',
 };

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +14,7 @@ import {
   notifications,
   placeBid,
 } from '../testing/realtime';
+import { clusterTestEnv } from '../testing/cluster-env';
 
 /**
  * Two nodes of a cluster (`KAFKA_BROKERS`, one MongoDB database, one DATA_DIR): a user's sockets
@@ -25,15 +25,7 @@ import {
 const brokers = process.env.KAFKA_BROKERS;
 const mongodbUrl = process.env.MONGODB_URL;
 const dataDir = mkdtempSync(join(tmpdir(), 'realtime-cluster-'));
-const shared = {
-  DATA_DIR: dataDir,
-  MONGODB_URL: mongodbUrl ?? '',
-  MONGODB_DB: `auction_rt_${randomUUID().slice(0, 12).replace(/-/g, '')}`,
-  MONGODB_STATEMENTS_PER_COMMAND: process.env.MONGODB_STATEMENTS_PER_COMMAND ?? '',
-  KAFKA_BROKERS: brokers ?? '',
-  KAFKA_TOPIC_PREFIX: `rt-${randomUUID().slice(0, 8)}.`,
-  KAFKA_PARTITIONS: '4',
-};
+const shared = clusterTestEnv('rt', dataDir, 4);
 
 describe.skipIf(!brokers || !mongodbUrl)('realtime across the nodes of a cluster', () => {
   let a: TestServer;
