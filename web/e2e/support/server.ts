@@ -11,6 +11,8 @@ export interface ProductServer {
   readonly dataDir: string;
   /** Everything the server printed, for a failing test's report. */
   readonly output: () => string;
+  /** Writes a line to the server's standard input (read by a test entry such as api/src/testing/held-catalog-main.ts). */
+  readonly tell: (line: string) => void;
   stop: () => Promise<void>;
 }
 
@@ -20,13 +22,15 @@ export interface ProductServer {
  */
 export const startProductServer = async (
   env: Record<string, string> = {},
+  /** The script the process runs, from the repository's root: `api/src/main.ts` unless set. */
+  entry = 'api/src/main.ts',
 ): Promise<ProductServer> => {
   const dataDir = mkdtempSync(join(tmpdir(), 'auction-e2e-'));
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'api/src/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
@@ -49,6 +53,7 @@ export const startProductServer = async (
     url,
     dataDir,
     output: () => output,
+    tell: (line) => void child.stdin?.write(`${line}\n`),
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -14,6 +14,27 @@ export class ApiError extends Error {
 
 type Envelope = { success: boolean; message: string };
 
+/**
+ * What a GET answered marked `Read-Models-Behind` gives its caller after the retries: the read
+ * models (as the server named them) that had still not applied the client's last write. Absent
+ * on an answer that is current.
+ */
+export interface Behind {
+  readonly behind?: readonly string[];
+}
+
+/** The header a read is marked with when the server's wait for the client's last write ran out. */
+export const BEHIND_HEADER = 'Read-Models-Behind';
+/**
+ * How a GET marked behind is asked again: after 250 ms, then twice as long each time (at most
+ * 2 s), while the next attempt starts within `budgetMs` of the first answer. Each attempt may
+ * itself wait up to the server's `READ_WAIT_MS` (2 s by default) before it is answered marked,
+ * so with the defaults a read gives up about 8 s after its first answer, after 3 retries (5 when
+ * the server answers marked at once): long enough for a read model that fell a few seconds
+ * behind under load, short enough that a page does not hang on one that has stopped.
+ */
+export const behindRetry = { firstDelayMs: 250, maxDelayMs: 2000, budgetMs: 6000 } as const;
+
 export interface CallOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   json?: unknown;
@@ -39,15 +60,62 @@ const urlOf = (path: string, query: CallOptions['query']): string => {
   return `${API_BASE}${path}${search ? `?${search}` : ''}`;
 };
 
+/** Resolves after `ms`, or rejects with the signal's AbortError as soon as it is aborted. */
+const pause = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const aborted = () => {
+      clearTimeout(timer);
+      reject(signal?.reason instanceof DOMException ? signal.reason : abortError());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', aborted);
+      resolve();
+    }, ms);
+    if (signal?.aborted) aborted();
+    else signal?.addEventListener('abort', aborted, { once: true });
+  });
+
+const abortError = () => new DOMException('The operation was aborted.', 'AbortError');
+const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
+
 /**
  * One call to the API with the session cookie. Resolves to the whole `{success, message, ...}`
  * body, checked against `schema`; rejects with an ApiError when the server says no.
+ *
+ * A GET the server answers marked `Read-Models-Behind` (its read models had not applied this
+ * client's last write when its wait ran out) is asked again, as `behindRetry` says, and the
+ * latest answer is used: the first one not marked, else the last marked one, with `behind` naming
+ * the read models still behind, so the page can say it is catching up. A retry that fails gives
+ * the marked answer already in hand. Writes are never repeated.
  */
 export const call = async <S extends z.ZodType>(
   path: string,
   schema: S,
   options: CallOptions = {},
-): Promise<z.infer<S> & Envelope> => {
+): Promise<z.infer<S> & Envelope & Behind> => {
+  const first = await callOnce(path, schema, options);
+  if (first.behind === undefined || (options.method ?? 'GET') !== 'GET') return first;
+  let latest = first;
+  const started = Date.now();
+  for (let delay: number = behindRetry.firstDelayMs; ;) {
+    if (Date.now() - started + delay > behindRetry.budgetMs) return latest;
+    await pause(delay, options.signal);
+    try {
+      latest = await callOnce(path, schema, options);
+    } catch (error) {
+      if (isAbort(error)) throw error;
+      return latest;
+    }
+    if (latest.behind === undefined) return latest;
+    delay = Math.min(delay * 2, behindRetry.maxDelayMs);
+  }
+};
+
+const callOnce = async <S extends z.ZodType>(
+  path: string,
+  schema: S,
+  options: CallOptions,
+): Promise<z.infer<S> & Envelope & Behind> => {
   const headers: Record<string, string> = { Accept: 'application/json' };
   let body: BodyInit | undefined;
   if (options.form) body = options.form;
@@ -65,7 +133,7 @@ export const call = async <S extends z.ZodType>(
       signal: options.signal,
     });
   } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    if (isAbort(error)) throw error;
     throw new ApiError(0, null);
   }
   const payload: unknown = await response.json().catch(() => null);
@@ -80,8 +148,20 @@ export const call = async <S extends z.ZodType>(
     console.error(`Unexpected response from ${path}`, parsed.error);
     throw new ApiError(response.status, null);
   }
-  return { ...(parsed.data as object), success: true, message: message ?? '' } as z.infer<S> &
-    Envelope;
+  const behind = response.headers.get(BEHIND_HEADER);
+  return {
+    ...(parsed.data as object),
+    success: true,
+    message: message ?? '',
+    ...(behind === null
+      ? {}
+      : {
+          behind: behind
+            .split(',')
+            .map((name) => name.trim())
+            .filter(Boolean),
+        }),
+  } as z.infer<S> & Envelope & Behind;
 };
 
 /** The server's message when it sent one, else the fallback (spec §8). */

@@ -11,10 +11,11 @@ export interface ApiRequest {
   readonly query: URLSearchParams;
 }
 
-/** What the stand-in answers: a status (200 by default) and a JSON body. */
+/** What the stand-in answers: a status (200 by default), a JSON body, and any further headers. */
 export interface ApiAnswer {
   readonly status?: number;
   readonly body: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface ApiStandIn {
@@ -56,8 +57,10 @@ export const startApiStandIn = async (): Promise<ApiStandIn> => {
       query: url.searchParams,
     };
     standIn.requests.push(request);
-    const { status = 200, body } = await standIn.answer(request);
-    res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+    const { status = 200, body, headers } = await standIn.answer(request);
+    res
+      .writeHead(status, { ...headers, 'Content-Type': 'application/json' })
+      .end(JSON.stringify(body));
   };
   const server = createServer((req, res) => void handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -233,6 +233,7 @@ interface AuctionDetailProps {
 const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) => {
   const applyOwnBid = useLiveAuction((s) => s.applyOwnBid);
   const noteOwnMaximum = useLiveAuction((s) => s.noteOwnMaximum);
+  const behind = useLiveAuction((s) => s.behind);
   const user = useSession((s) => s.user);
   const navigate = useNavigate();
   const now = useNow(1000);
@@ -425,6 +426,15 @@ const AuctionDetail = ({ auction, highlighted, refresh }: AuctionDetailProps) =>
             ))}
           </ul>
 
+          {/* Always in the page, so a screen reader hears the notice when it appears. */}
+          <div role="status" className="catching-up-region">
+            {behind && (
+              <p className="catching-up">
+                Some of your recent changes are still being applied. This page will update when they
+                are.
+              </p>
+            )}
+          </div>
           {closingSoon && (
             <p className="closing-soon" role="status">
               Auction Closing soon - Place your Bid!

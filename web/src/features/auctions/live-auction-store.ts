@@ -4,15 +4,22 @@ import {
   type BidView,
   MAX_PAGE_SIZE,
   applyAuctionEvent,
+  quietRevisionType,
   withBidsPage,
 } from '@auction/contracts';
 import { create } from 'zustand';
 import { ApiError } from '../../lib/api-client';
+import { useSession } from '../../lib/session/store';
 import { advanceWatch, watchAuction } from '../../lib/socket';
 import { auctionsApi } from '../../lib/auctions-api';
 
 /** How long a newly placed bid stays highlighted (spec §9). */
 export const HIGHLIGHT_MS = 2200;
+/**
+ * How long after a fetch still marked behind (the API client has retried it for some seconds
+ * already) the auction is fetched again, for as long as the answers stay marked.
+ */
+export const BEHIND_REFETCH_MS = 3000;
 
 type LoadState = 'idle' | 'loading' | 'ready' | 'missing' | 'failed';
 
@@ -24,6 +31,12 @@ interface LiveAuctionState {
   highlighted: ReadonlySet<string>;
   /** A further page of bids is on its way. */
   loadingBids: boolean;
+  /**
+   * The last fetch was answered from read models that had not yet applied this user's latest
+   * write (`Read-Models-Behind`, after the client's retries): the page says it is catching up,
+   * and the auction is fetched again until an answer is current.
+   */
+  behind: boolean;
   /**
    * Adds the standing bids after those shown (from `bidsNextCursor`, `limit` of them); rejects
    * when the page cannot be fetched. A view that replaced the shown one meanwhile drops the page.
@@ -54,6 +67,14 @@ export interface OwnBid {
   readonly auctionEndTime?: string | undefined;
 }
 
+/** Whether a quiet revision may have changed what this viewer alone sees of `auction`. */
+const mayBeConcerned = (auction: AuctionView): boolean => {
+  if (auction.viewer === undefined) return false;
+  if (auction.viewer.bidId !== null) return true;
+  const userId = useSession.getState().user?._id;
+  return userId !== undefined && userId === auction.seller._id;
+};
+
 const highlightTimers = new Map<string, ReturnType<typeof setTimeout>>();
 /** Bids retracted since the auction was opened: a page read from a lagging catalog may list them. */
 let gone = new Set<string>();
@@ -76,22 +97,40 @@ export const useLiveAuction = create<LiveAuctionState>()((set, get) => {
     );
   };
 
-  const fetchView = async (auctionId: string): Promise<AuctionView | null> => {
+  /** The follow-up fetch while the last one was marked behind. */
+  let behindTimer: ReturnType<typeof setTimeout> | undefined;
+  const noteBehind = (auctionId: string, behind: boolean) => {
+    if (get().auctionId !== auctionId) return;
+    clearTimeout(behindTimer);
+    behindTimer = undefined;
+    if (get().behind !== behind) set({ behind });
+    if (behind) behindTimer = setTimeout(() => void get().refresh(), BEHIND_REFETCH_MS);
+  };
+
+  /** The auction as the server reads it, and whether that read was marked behind. */
+  const fetchView = async (
+    auctionId: string,
+  ): Promise<{ view: AuctionView; behind: boolean } | null> => {
     try {
-      return (await auctionsApi.detail(auctionId)).auctionDetails;
+      const { auctionDetails, behind } = await auctionsApi.detail(auctionId);
+      noteBehind(auctionId, behind !== undefined);
+      return { view: auctionDetails, behind: behind !== undefined };
     } catch (error) {
       if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return null;
       throw error;
     }
   };
 
-  const accept = (auctionId: string, view: AuctionView) => {
+  /** `behind`: a fetch marked behind, which may lack what this user's latest write changed. */
+  const accept = (auctionId: string, view: AuctionView, behind = false) => {
     const current = get();
     if (current.auctionId !== auctionId) return;
     const previous = current.auction;
     if (previous && previous.revision >= view.revision) {
-      // The live copy is as new, but only a fetch brings what this user alone may see.
-      if (view.viewer !== undefined) set({ auction: { ...previous, viewer: view.viewer } });
+      // The live copy is as new, but only a fetch brings what this user alone may see (unless
+      // the fetch is behind: what the page holds, from the write's own answer, may be newer).
+      if (view.viewer !== undefined && !behind)
+        set({ auction: { ...previous, viewer: view.viewer } });
       return;
     }
     advanceWatch(auctionId, view.revision);
@@ -125,22 +164,26 @@ export const useLiveAuction = create<LiveAuctionState>()((set, get) => {
     load: 'idle',
     highlighted: new Set(),
     loadingBids: false,
+    behind: false,
     open: (auctionId) => {
       gone = new Set();
+      clearTimeout(behindTimer);
       set({
         auctionId,
         auction: null,
         load: 'loading',
         highlighted: new Set(),
         loadingBids: false,
+        behind: false,
       });
       let stop: (() => void) | null = null;
       let closed = false;
       fetchView(auctionId).then(
-        (view) => {
+        (fetched) => {
           if (closed) return;
-          if (!view) return set({ load: 'missing' });
-          accept(auctionId, view);
+          if (!fetched) return set({ load: 'missing' });
+          const { view, behind } = fetched;
+          accept(auctionId, view, behind);
           stop = watchAuction(
             auctionId,
             view.revision,
@@ -155,14 +198,16 @@ export const useLiveAuction = create<LiveAuctionState>()((set, get) => {
       return () => {
         closed = true;
         stop?.();
-        if (get().auctionId === auctionId) set({ auctionId: null, auction: null, load: 'idle' });
+        if (get().auctionId !== auctionId) return;
+        clearTimeout(behindTimer);
+        set({ auctionId: null, auction: null, load: 'idle', behind: false });
       };
     },
     refresh: async () => {
       const auctionId = get().auctionId;
       if (!auctionId) return;
-      const view = await fetchView(auctionId).catch(() => null);
-      if (view) accept(auctionId, view);
+      const fetched = await fetchView(auctionId).catch(() => null);
+      if (fetched) accept(auctionId, fetched.view, fetched.behind);
     },
     apply: (event) => {
       const { auction } = get();
@@ -171,6 +216,10 @@ export const useLiveAuction = create<LiveAuctionState>()((set, get) => {
       set({ auction: applyAuctionEvent(auction, event) });
       if (event.type === 'BidPlaced' && event.bid) highlight(event.bid._id);
       showLeader();
+      // A revision that changed nothing everyone sees: a seller's edit of the reserve, a bidder's
+      // raise of their maximum. Its seller and its bidders fetch what only they see (one of them
+      // may have made it, in another tab or on the edit page); other watchers have nothing to get.
+      if (event.type === quietRevisionType && mayBeConcerned(auction)) void get().refresh();
     },
     loadMoreBids: async (limit) => {
       const { auction, loadingBids } = get();

@@ -1,6 +1,6 @@
 import type { AuctionView, BidView } from '@auction/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type ApiRequest, apiStandInPerTest, ok, refused } from '../../testing/api-stand-in';
+import { type ApiRequest, ada, apiStandInPerTest, ok, refused } from '../../testing/api-stand-in';
 
 // The real socket module over a fake socket.io client: the test delivers the server's events.
 const fake = vi.hoisted(() => {
@@ -20,7 +20,10 @@ const fake = vi.hoisted(() => {
 });
 vi.mock('socket.io-client', () => ({ io: () => fake.socket }));
 
-const { useLiveAuction } = await import('./live-auction-store');
+// The session store (who the viewer is) listens to the page's `storage` events as it loads.
+vi.stubGlobal('window', new EventTarget());
+const { BEHIND_REFETCH_MS, useLiveAuction } = await import('./live-auction-store');
+const { useSession } = await import('../../lib/session/store');
 
 const AUCTION = 'a1';
 const person = (id: string) => ({ _id: id, firstName: 'F', lastName: 'L', image: null });
@@ -115,6 +118,7 @@ beforeEach(() => {
 afterEach(() => {
   close();
   vi.useRealTimers();
+  useSession.setState({ user: null });
 });
 
 describe('the own bid and its broadcast', () => {
@@ -426,5 +430,118 @@ describe('the bids after the first page', () => {
     retracted(5, bid('b4', 40), 'b3', 3);
     await vi.waitFor(() => expect(shown().bids).toEqual(['b3', 'b2']));
     expect(useLiveAuction.getState().auction?.leadingBidId).toBe('b3');
+  });
+});
+
+describe('a revision that changes nothing everyone sees', () => {
+  /** The server's payload for a reserve edit or a private raise: no bid, no changes, no type. */
+  const quiet = (revision: number) =>
+    fake.handlers.get('auctionUpdated')?.({
+      productId: AUCTION,
+      revision,
+      type: 'Revision',
+      bid: null,
+      currentBid: 0,
+      status: 'Live',
+      reserve: 'not-met',
+      changes: {},
+      at: new Date().toISOString(),
+    });
+  const withReserve = (revision: number, reservePrice: number): AuctionView => ({
+    ...view(revision, []),
+    reserve: 'not-met',
+    viewer: { bidId: null, maxBid: null, reservePrice, retractable: [] },
+  });
+  const detailsAsked = () => requested('/auction/fetchSpecificAuction').length;
+
+  it('brings its seller the reserve they set, with a refetch', async () => {
+    useSession.setState({ user: { ...ada, _id: 'seller', id: 'seller' } });
+    close = await opened(withReserve(3, 150));
+    details.push(withReserve(4, 120));
+    quiet(4);
+    await vi.waitFor(() =>
+      expect(useLiveAuction.getState().auction?.viewer?.reservePrice).toBe(120),
+    );
+    expect(detailsAsked()).toBe(2);
+  });
+
+  it('is fetched by a bidder, not by a watcher with nothing of their own in the auction', async () => {
+    useSession.setState({ user: ada });
+    close = await opened({
+      ...view(3, [bid('b1', 20)]),
+      viewer: { bidId: null, maxBid: null, reservePrice: null, retractable: [] },
+    });
+    quiet(4);
+    broadcast(5, bid('b2', 21));
+    expect(shown()).toEqual({ revision: 5, bids: ['b2', 'b1'], count: 2 });
+    expect(detailsAsked()).toBe(1);
+
+    close();
+    close = await opened({
+      ...view(5, [bid('b1', 20)]),
+      viewer: { bidId: 'b1', maxBid: 40, reservePrice: null, retractable: [] },
+    });
+    details.push({
+      ...view(6, [bid('b1', 20)]),
+      viewer: { bidId: 'b1', maxBid: 60, reservePrice: null, retractable: [] },
+    });
+    quiet(6);
+    await vi.waitFor(() => expect(useLiveAuction.getState().auction?.viewer?.maxBid).toBe(60));
+    expect(detailsAsked()).toBe(3);
+  });
+});
+
+describe('a detail answered Read-Models-Behind', () => {
+  const path = '/auction/fetchSpecificAuction';
+  /** Lets fake time pass in steps, each once the stand-in has had the request it leads to. */
+  const stepUntil = async (done: () => boolean) => {
+    for (let step = 0; step < 40 && !done(); step++) {
+      const asked = requested(path).length;
+      await vi.advanceTimersByTimeAsync(1000);
+      await expect
+        .poll(() => requested(path).length > asked || done(), { interval: 5, timeout: 2000 })
+        .toBe(true);
+      // The answer reaches the client over real I/O.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+
+  beforeEach(() => {
+    vi.useRealTimers();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  });
+
+  it('says the page is catching up after the retries, and fetches again until it is current', async () => {
+    let current = false;
+    api().answer = (request) =>
+      request.path !== path
+        ? refused(404, 'Not found')
+        : current
+          ? ok({ auctionDetails: view(4, [bid('b2', 21)]) })
+          : {
+              ...ok({ auctionDetails: view(3, [bid('b1', 20)]) }),
+              headers: { 'Read-Models-Behind': 'catalog, watchlist' },
+            };
+    close = useLiveAuction.getState().open(AUCTION);
+    await stepUntil(() => useLiveAuction.getState().behind);
+    expect(useLiveAuction.getState()).toMatchObject({ behind: true, load: 'ready' });
+    expect(shown().revision).toBe(3);
+    // The client asked again, a few times, before it gave the marked answer to the page.
+    const retried = requested(path).length;
+    expect(retried).toBeGreaterThanOrEqual(3);
+
+    // Still marked: asked again after a while, still catching up.
+    await vi.advanceTimersByTimeAsync(BEHIND_REFETCH_MS);
+    await expect.poll(() => requested(path).length, { interval: 5 }).toBeGreaterThan(retried);
+    expect(useLiveAuction.getState().behind).toBe(true);
+
+    current = true;
+    await stepUntil(() => !useLiveAuction.getState().behind);
+    expect(useLiveAuction.getState().behind).toBe(false);
+    expect(shown()).toEqual({ revision: 4, bids: ['b2'], count: 1 });
+    // Current now: nothing more is asked.
+    const asked = requested(path).length;
+    await vi.advanceTimersByTimeAsync(BEHIND_REFETCH_MS * 3);
+    expect(requested(path)).toHaveLength(asked);
   });
 });
