@@ -1,4 +1,4 @@
-import { DomainError, rejection } from '@auction/contracts';
+import { DomainError, READ_MODELS_BEHIND_HEADER, rejection } from '@auction/contracts';
 import type { Request, RequestHandler, Response } from 'express';
 import type { AppDeps } from '../app-deps';
 import { appendSetCookie, cookieValue } from './cookies';
@@ -15,7 +15,7 @@ export const TOKEN_COOKIE = 'auction.rp';
  * On an answer given from read models still behind the request's token when its wait ran out:
  * their names. The answer is what they hold, without the client's latest write.
  */
-export const BEHIND_HEADER = 'Read-Models-Behind';
+export const BEHIND_HEADER = READ_MODELS_BEHIND_HEADER;
 /** How long a token cookie lives: far longer than a read model's lag should ever be. */
 const TOKEN_COOKIE_MAX_AGE_S = 300;
 /** Positions are whole numbers of at most 15 digits (the log's global positions). */

@@ -140,7 +140,14 @@ export {
   AuditPoint,
   auditOperations,
 } from './http/audit';
-export { API_BASE, type Method, type Operation, operationTable, pathOf } from './http/operation';
+export {
+  API_BASE,
+  READ_MODELS_BEHIND_HEADER,
+  type Method,
+  type Operation,
+  operationTable,
+  pathOf,
+} from './http/operation';
 export { operations, serviceOperations } from './http/operations';
 export {
   BIDS_PAGE_SIZE,

@@ -1,4 +1,4 @@
-import { API_BASE } from '@auction/contracts';
+import { API_BASE, READ_MODELS_BEHIND_HEADER } from '@auction/contracts';
 import type { z } from 'zod';
 
 /** A call that failed: the HTTP status (0 when the server was unreachable) and the server's message. */
@@ -23,8 +23,6 @@ export interface Behind {
   readonly behind?: readonly string[];
 }
 
-/** The header a read is marked with when the server's wait for the client's last write ran out. */
-export const BEHIND_HEADER = 'Read-Models-Behind';
 /**
  * How a GET marked behind is asked again: after 250 ms, then twice as long each time (at most
  * 2 s), while the next attempt starts within `budgetMs` of the first answer. Each attempt may
@@ -148,7 +146,7 @@ const callOnce = async <S extends z.ZodType>(
     console.error(`Unexpected response from ${path}`, parsed.error);
     throw new ApiError(response.status, null);
   }
-  const behind = response.headers.get(BEHIND_HEADER);
+  const behind = response.headers.get(READ_MODELS_BEHIND_HEADER);
   return {
     ...(parsed.data as object),
     success: true,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { READ_MODELS_BEHIND_HEADER } from '@auction/contracts';
 import { z } from 'zod';
 import { type ApiAnswer, apiStandInPerTest, ok, refused } from '../testing/api-stand-in';
-import { BEHIND_HEADER, behindRetry, call } from './api-client';
+import { behindRetry, call } from './api-client';
 
 /**
  * `call` against a real HTTP server on an ephemeral port of 127.0.0.1 (the stand-in), which marks
@@ -13,7 +14,7 @@ const standIn = apiStandInPerTest();
 const Price = z.object({ price: z.number() });
 const marked = (price: number): ApiAnswer => ({
   ...ok({ price }),
-  headers: { [BEHIND_HEADER]: 'catalog, watchlist' },
+  headers: { [READ_MODELS_BEHIND_HEADER]: 'catalog, watchlist' },
 });
 
 describe('a read answered marked Read-Models-Behind', () => {

@@ -3,6 +3,12 @@ import type { z } from 'zod';
 /** Where the HTTP API lives: every operation's `path` is under it. */
 export const API_BASE = '/api/v1';
 
+/**
+ * Marks an answer given from read models that had not yet applied the client's last write when
+ * the server's wait for them ran out; its value names them (`catalog, watchlist`).
+ */
+export const READ_MODELS_BEHIND_HEADER = 'Read-Models-Behind';
+
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /**
