@@ -31,6 +31,9 @@
  *   (or BENCH_SECONDS, BENCH_WARMUP_SECONDS, BENCH_UNLOADED_SECONDS (default 5), BENCH_BIDDERS,
  *   BENCH_AUCTIONS, BENCH_NODES; --quick: 5 s windows, 2 s phases, 30 auctions)
  *
+ * BENCH_NODE_ARGS gives every server node's own flags (a profile of each node:
+ * `BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/profiles'`).
+ *
  * KAFKA_BROKERS and MONGODB_URL name the broker and the MongoDB server to use; when one is unset,
  * the bench starts its own with scripts/kafka.sh (KAFKA_PORT, default 19092) or
  * scripts/ferretdb.sh (FERRETDB_PORT, default 27117; FERRETDB_BACKEND picks SQLite or PostgreSQL)
@@ -401,6 +404,9 @@ const catalogLagProbe = (http: Http) => {
 // One setup: start its nodes, set up users and auctions, then per scenario warm up and measure;
 // stop, check the log.
 
+/** Node's own flags for every server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles`. */
+const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+
 type SetupName = 'embedded' | 'mongodb' | 'kafka';
 
 interface Setup {
@@ -492,7 +498,7 @@ const runSetup = async (setup: Setup): Promise<Record<string, unknown>> => {
         RATE_LIMIT_AUCTIONS: LIMIT,
         RATE_LIMIT_AUCTIONS_PER_ADDRESS: LIMIT,
       },
-      { startTimeoutMs: 120_000 },
+      { startTimeoutMs: 120_000, nodeArgs },
     );
     servers.push(server);
     say(`${setup.name}: node ${i + 1}/${setup.nodes} listens on ${server.url} (pid ${server.pid})`);
