@@ -261,4 +261,92 @@ describe('projection runner', () => {
     expect(await count('two_streams', 's-1')).toBe(2);
     expect(await read.checkpoint('one')).toBe(await read.checkpoint('two'));
   });
+  describe('the document cache', () => {
+    /** The read store, counting the documents read one by one, with a commit that may fail. */
+    const counting = () => {
+      const reads = { count: 0 };
+      let failNext = false;
+      const store = new Proxy(read, {
+        get: (target, key, receiver) => {
+          if (key === 'get') {
+            return (collection: string, id: string) => {
+              reads.count += 1;
+              return target.get(collection, id);
+            };
+          }
+          if (key === 'commit') {
+            // Lands the batch, then fails as a connection cut after the write would.
+            return async (...args: Parameters<SqliteReadStore['commit']>) => {
+              await target.commit(...args);
+              if (failNext) {
+                failNext = false;
+                throw new Error('cut off after the commit');
+              }
+            };
+          }
+          return Reflect.get(target, key, receiver) as unknown;
+        },
+      });
+      return { store, reads, failOnce: () => (failNext = true) };
+    };
+
+    const bidOneByOne = async (r: ProjectionRunner, times: number) => {
+      for (let i = 0; i < times; i++) {
+        const { position } = await events.append('s-1', [ev('A')], 'any');
+        await r.waitFor(position, undefined, 5000);
+      }
+    };
+
+    it('reads a document from the store once, then from the cache in the batches after', async () => {
+      const cached = counting();
+      const r = new ProjectionRunner({
+        source: events,
+        store: cached.store,
+        projections: [counter('a')],
+      });
+      runners.push(r);
+      await r.start();
+      await bidOneByOne(r, 5);
+      const uncached = counting();
+      const off = new ProjectionRunner({
+        source: events,
+        store: uncached.store,
+        projections: [counter('b')],
+        documentCacheSize: 0,
+      });
+      runners.push(off);
+      await off.start();
+      await bidOneByOne(off, 5);
+      expect(await count('a_streams', 's-1')).toBe(10);
+      expect(await count('b_streams', 's-1')).toBe(10);
+      // 'a' read its document once, in the first of its 5 live batches, and never in the 5 after;
+      // 'b' caught up on 5 over an empty store (no read), then read it in each of its 5 batches.
+      expect(cached.reads.count).toBe(1);
+      expect(uncached.reads.count).toBe(5);
+    });
+
+    it('forgets what it knew when a batch fails: the store may hold more than it says', async () => {
+      const errors: unknown[] = [];
+      const { store, reads, failOnce } = counting();
+      const r = new ProjectionRunner({
+        source: events,
+        store,
+        projections: [counter('c')],
+        retryMs: 10,
+        onError: (error) => errors.push(error),
+      });
+      runners.push(r);
+      await r.start();
+      await bidOneByOne(r, 2);
+      failOnce();
+      const { position } = await events.append('s-1', [ev('A')], 'any');
+      await vi.waitFor(() => expect(errors).toHaveLength(1));
+      await r.waitFor(position, undefined, 5000);
+      const before = reads.count;
+      await bidOneByOne(r, 2);
+      // The batch landed before the failure: the next read asks the store, which counts 3.
+      expect(reads.count).toBe(before + 1);
+      expect(await count('c_streams', 's-1')).toBe(5);
+    });
+  });
 });

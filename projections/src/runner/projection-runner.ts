@@ -1,5 +1,6 @@
 import type { CollectionSpec, ReadStore, Write } from '../read-store/read-store';
 import type { ProjectedEvent, Projection } from './projection';
+import { DocumentCache } from './document-cache';
 import { BatchUnitOfWork } from './unit-of-work';
 import { WrittenIds } from './written-ids';
 
@@ -63,6 +64,11 @@ export interface RunnerOptions {
   readonly catchUpBatchSize?: number;
   /** Wait before resubscribing after a failed batch. */
   readonly retryMs?: number;
+  /**
+   * Documents each projection keeps from batch to batch (`DocumentCache`), so that a hot one is
+   * not read from the store again. Default 2,000; 0 turns the cache off.
+   */
+  readonly documentCacheSize?: number;
   readonly onError?: (error: unknown, projection: string) => void;
   /**
    * Told of every batch a projection committed, with its writes (for pushing new documents out)
@@ -97,6 +103,8 @@ interface Running {
   generation: number;
   /** Fires when the lease runs out unless a renewal pushed it back. */
   expiry: NodeJS.Timeout | undefined;
+  /** Its documents from batch to batch, while this node is its one writer. */
+  readonly cache: DocumentCache;
   /** A lease round is in flight: the next tick leaves this projection to it. */
   renewing: boolean;
   /** Reads the checkpoint again for waiters on a followed projection. */
@@ -107,6 +115,8 @@ type Lease = Required<LeaseOptions>;
 
 const DEFAULT_TTL_MS = 10_000;
 const DEFAULT_CATCH_UP_BATCH = 10_000;
+/** Documents each projection keeps between batches (`RunnerOptions.documentCacheSize`). */
+const DEFAULT_DOCUMENT_CACHE = 2000;
 const DEFAULT_FOLLOW_POLL_MS = 50;
 /** How long a catch-up applies events before it lets the event loop take a turn. */
 const CATCH_UP_TURN_MS = 20;
@@ -159,6 +169,8 @@ export interface CatchUpOptions {
   readonly written?: WrittenIds;
   /** Gives the event loop a turn after this long applying events (the batch may be large). */
   readonly turnMs?: number;
+  /** The projection's documents from earlier batches; takes this batch's once it commits. */
+  readonly cache?: DocumentCache;
 }
 
 /** Applies a batch to one projection and commits it with the batch's last position. */
@@ -167,11 +179,11 @@ export const applyBatch = async (
   specs: ReadonlyMap<string, CollectionSpec>,
   projection: Projection,
   events: readonly ProjectedEvent[],
-  { written, turnMs }: CatchUpOptions = {},
+  { written, turnMs, cache }: CatchUpOptions = {},
 ): Promise<readonly Write[]> => {
   const last = events[events.length - 1];
   if (!last) return [];
-  const uow = new BatchUnitOfWork(store, specs, written);
+  const uow = new BatchUnitOfWork(store, specs, written, cache);
   let turnAt = turnMs === undefined ? Infinity : performance.now() + turnMs;
   for (const event of events) {
     uow.begin(event.position);
@@ -185,6 +197,7 @@ export const applyBatch = async (
   }
   const writes = guardsLast(uow.writes(), projection.guards ?? []);
   await store.commit(projection.name, writes, last.position);
+  cache?.committed(writes);
   return writes;
 };
 
@@ -224,6 +237,7 @@ export class ProjectionRunner {
         held: this.lease === undefined,
         generation: 0,
         expiry: undefined,
+        cache: new DocumentCache(options.documentCacheSize ?? DEFAULT_DOCUMENT_CACHE),
         renewing: false,
         poll: undefined,
       });
@@ -299,6 +313,7 @@ export class ProjectionRunner {
         r.projection.name,
         r.projection.collections.map((c) => c.name),
       );
+      r.cache.clear();
       r.position = 0;
     }
     await this.catchUpAndSubscribe(chosen);
@@ -543,7 +558,10 @@ export class ProjectionRunner {
     const last = events[events.length - 1];
     // A batch of a subscription being closed (its lease lost): the next holder applies it.
     if (!last || generation !== r.generation) return;
-    const writes = await applyBatch(this.options.store, this.specs, r.projection, events, catchUp);
+    const writes = await applyBatch(this.options.store, this.specs, r.projection, events, {
+      ...catchUp,
+      cache: r.cache,
+    });
     r.position = last.position;
     this.options.onCommitted?.(r.projection.name, writes, last.position);
     r.lastBatchAt = Date.now();
@@ -552,6 +570,8 @@ export class ProjectionRunner {
   }
 
   private failed(r: Running, generation: number, error: unknown): void {
+    // The batch may have landed in part: what the store holds is no longer what the cache says.
+    r.cache.clear();
     r.error = messageOf(error);
     this.options.onError?.(error, r.projection.name);
     if (generation !== r.generation) return;
@@ -634,6 +654,8 @@ export class ProjectionRunner {
   /** Marks a projection whose lease this node has just taken as applied here. */
   private take(r: Running, taken: Running[]): void {
     r.held = true;
+    // Other nodes wrote it meanwhile.
+    r.cache.clear();
     clearTimeout(r.poll);
     r.poll = undefined;
     taken.push(r);
@@ -644,6 +666,7 @@ export class ProjectionRunner {
     if (!r.held) return;
     r.held = false;
     r.generation++;
+    r.cache.clear();
     clearTimeout(r.retry);
     clearTimeout(r.expiry);
     const subscription = r.subscription;

@@ -1,6 +1,7 @@
 import type { CollectionSpec, Doc, FindOptions, ReadStore, Write } from '../read-store/read-store';
 import type { FieldsOf, UnitOfWork } from './projection';
 import { compareBy, isAfter, matches } from '../read-store/query-semantics';
+import type { DocumentCache } from './document-cache';
 import type { WrittenIds } from './written-ids';
 
 const DONE: Promise<void> = Promise.resolve();
@@ -39,6 +40,8 @@ export class BatchUnitOfWork implements UnitOfWork {
     private readonly store: ReadStore,
     private readonly specs: ReadonlyMap<string, CollectionSpec>,
     private readonly written?: WrittenIds,
+    /** The documents earlier batches read or committed (see `DocumentCache`). */
+    private readonly cache?: DocumentCache,
   ) {}
 
   /** Starts applying the event at `position`. */
@@ -102,8 +105,9 @@ export class BatchUnitOfWork implements UnitOfWork {
   put<D extends Doc>(collection: string, id: string, fields: FieldsOf<D>): void {
     if (!this.specs.has(collection)) throw new Error(`Collection ${collection} is not declared`);
     const work = this.of(collection);
-    // What the batch knows of it already, without the store.
-    const known = work.dirty.get(id) ?? work.stored.get(id) ?? undefined;
+    // What the batch, or an earlier one, knows of it already, without the store.
+    const known =
+      work.dirty.get(id) ?? work.stored.get(id) ?? this.cache?.get(collection, id) ?? undefined;
     this.change(work, id, known as D | undefined, () => fields);
   }
 
@@ -129,16 +133,25 @@ export class BatchUnitOfWork implements UnitOfWork {
     this.written?.add(work.name, id);
   }
 
-  /** The document as the batch sees it: cached, known absent, or read from the store once. */
+  /**
+   * The document as the batch sees it: written or read in this batch, cached from an earlier one,
+   * known absent, or read from the store once.
+   */
   private read(work: CollectionWork, id: string): Doc | undefined | Promise<Doc | undefined> {
     const dirty = work.dirty.get(id);
     if (dirty !== undefined) return dirty;
     const stored = work.stored.get(id);
     if (stored !== undefined) return stored ?? undefined;
+    const cached = this.cache?.get(work.name, id);
+    if (cached !== undefined) {
+      work.stored.set(id, cached);
+      return cached ?? undefined;
+    }
     // Absent for sure: not remembered, the filter answers again as fast.
     if (this.written && !this.written.mayHold(work.name, id)) return undefined;
     return this.store.get(work.name, id).then((doc) => {
       work.stored.set(id, doc ?? null);
+      this.cache?.remember(work.name, id, doc ?? null);
       return doc;
     });
   }
