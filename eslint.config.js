@@ -73,6 +73,27 @@ const deciderFiles = ['decide', 'evolve', 'decider-types', 'state', 'proxy', 'en
 const decider = deciderFiles.map((name) => `engine/src/auction/${name}.ts`);
 
 /**
+ * The parts of `api/src/`, from the top floor down: a part imports only the parts below it. The
+ * composition root (`server/`, `main.ts`, `cli/`) wires the rest; nothing below imports it.
+ */
+const apiFloors = [
+  ['server', 'cli', 'main.ts'],
+  ['http'],
+  ['realtime'],
+  ['followers'],
+  ['app-deps.ts'],
+  ['accounts', 'audit'],
+  ['stores'],
+  ['config'],
+].map((floor) => floor.map((part) => `api/src/${part}`));
+
+const apiFloorZones = apiFloors.slice(0, -1).map((floor, i) => ({
+  target: apiFloors.slice(i + 1).flat(),
+  from: floor,
+  message: `No import runs up the floors of api/src/ (ARCHITECTURE.md): ${floor.join(', ')} is above this file.`,
+}));
+
+/**
  * Folders and files inside a workspace that may not import each other, one way
  * (`import-x/no-restricted-paths`; type-only imports count too). Paths are from the repository root.
  */
@@ -109,12 +130,7 @@ const zones = [
     ),
     message: 'The read stores and the projection runner know no read model.',
   },
-  {
-    target: ['api/src/app-deps.ts', 'api/src/ports.ts'],
-    from: ['api/src/http', 'api/src/realtime'],
-    message:
-      'AppDeps is what the routes and the gateway are given: its ports live in api/src/ports.ts, not beside the routes.',
-  },
+  ...apiFloorZones,
   ...webFeatures.map((feature) => ({
     target: `web/src/features/${feature}`,
     from: 'web/src/features/*/**',
@@ -167,6 +183,17 @@ export default tseslint.config(
       // folder-level type cycle such as the bus's interface and its implementation is the zones' job.
       'import-x/no-cycle': 'error',
       'import-x/no-restricted-paths': ['error', { basePath: root, zones }],
+    },
+  },
+  {
+    // A test may drive a part through one above it (a store under the real rate limiter, a route
+    // through the whole server): the floors bind the product's code, not its tests.
+    files: ['api/src/**/*.spec.ts', 'api/src/**/*.contract.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        { basePath: root, zones: zones.filter((zone) => !apiFloorZones.includes(zone)) },
+      ],
     },
   },
   ...boundaries,

@@ -32,9 +32,12 @@ const rulesOf = (found: readonly string[]) => found.map((finding) => finding.spl
 describe('the import rules', () => {
   it('pass the files the cycles and zones are about, as they are', async () => {
     const files = [
-      'api/src/http/auth/google.ts',
-      'api/src/http/auth/routes.ts',
+      'api/src/http/routes/auth/google.ts',
+      'api/src/http/routes/auth/routes.ts',
       'api/src/app-deps.ts',
+      'api/src/stores/sessions/session-cache.ts',
+      'api/src/realtime/gateway.ts',
+      'api/src/server/server.ts',
       'engine/src/command-bus/command-bus.ts',
       'engine/src/auction/actor.ts',
       'engine/src/auction/actor-registry.ts',
@@ -100,11 +103,41 @@ describe('the import rules', () => {
     expect(rulesOf(found).sort()).toEqual(['import-x/no-cycle', 'import-x/no-restricted-paths']);
   });
 
-  it('fail AppDeps importing a store from beside the routes', async () => {
+  // One bad import per floor of api/src/, each from a file to a part one floor or more above it.
+  const upward: readonly (readonly [string, string])[] = [
+    ['api/src/http/routes/bids/routes.ts', '../../../server/server'],
+    ['api/src/http/middleware/session.ts', '../../cli/admin'],
+    ['api/src/realtime/gateway.ts', '../http/middleware/read-your-writes'],
+    ['api/src/followers/image-cleanup.ts', '../realtime/realtime-link'],
+    ['api/src/app-deps.ts', './followers/image-cleanup'],
+    ['api/src/accounts/account.ts', '../app-deps'],
+    ['api/src/audit/audit-state.ts', '../http/respond'],
+    ['api/src/stores/sessions/session-cache.ts', '../../accounts/account'],
+    ['api/src/stores/images/image-store.ts', '../../audit/audit-events'],
+    ['api/src/config/config.ts', '../stores/sqlite-store'],
+  ];
+  it.each(upward)('fail %s importing %s, a part above it', async (file, spec) => {
     const found = await findings(
-      'api/src/app-deps.ts',
-      "import type { SqliteSessionStore } from './http/session-store';\n\nexport type Sessions = SqliteSessionStore;\n",
+      file,
+      `import * as above from '${spec}';\n\nexport const parts = above;\n`,
     );
-    expect(rulesOf(found)).toEqual(['import-x/no-restricted-paths']);
+    expect(rulesOf(found)).toContain('import-x/no-restricted-paths');
+    expect(found.join('\n')).toContain('No import runs up the floors of api/src/');
+  });
+
+  it('let a part import the parts below it', async () => {
+    const found = await findings(
+      'api/src/http/routes/bids/routes.ts',
+      "import * as deps from '../../../app-deps';\nimport * as stores from '../../../stores/images/image-store';\nimport * as config from '../../../config/config';\n\nexport const parts = [deps, stores, config];\n",
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('let a test drive a part through one above it', async () => {
+    const found = await findings(
+      'api/src/stores/rate-limits/mongo-rate-limit-store.int.spec.ts',
+      "import { limiter } from '../../http/middleware/rate-limit';\n\nexport const limit = limiter;\n",
+    );
+    expect(found).toEqual([]);
   });
 });

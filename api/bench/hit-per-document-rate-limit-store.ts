@@ -1,6 +1,6 @@
 /**
  * The rate-limit store the API used on MongoDB before the counter documents of
- * `../src/http/mongo-rate-limit-store.ts`, kept for `rate-limit-store.bench.ts` to measure against:
+ * `../src/stores/rate-limits/mongo-rate-limit-store.ts`, kept for `rate-limit-store.bench.ts` to measure against:
  * one document per counted request, inserted and then counted (`countDocuments({k, w})`, which
  * FerretDB v1 answers by reading every document of the collection).
  */

@@ -1,6 +1,6 @@
 /**
  * The MongoDB rate-limit store against the one it replaced, on the same server in the same run:
- *   counter        `MongoRateLimitStore` (src/http/mongo-rate-limit-store.ts): one counter document
+ *   counter        `MongoRateLimitStore` (src/stores/rate-limits/mongo-rate-limit-store.ts): one counter document
  *                  per key and window, one `findOneAndUpdate` + `$inc` by `_id` per request at most
  *   hitPerDocument `HitPerDocumentRateLimitStore` (hit-per-document-rate-limit-store.ts): one
  *                  document inserted per request, then `countDocuments({k, w})`
@@ -34,7 +34,7 @@ import {
   MongoRateLimitStore,
   ferretDbVersion,
   rateLimitCollection,
-} from '../src/http/mongo-rate-limit-store';
+} from '../src/stores/rate-limits/mongo-rate-limit-store';
 import { procCpuSeconds } from '../src/testing/child-server';
 import { percentile, round } from './bench-support';
 import { HitPerDocumentRateLimitStore } from './hit-per-document-rate-limit-store';

@@ -1,15 +1,16 @@
 import type { ClusterStatus, Clock, Engine, EventLog } from '@auction/engine';
-import type { ImageUrl, ProjectionRunner, ReadStore, UserDirectory } from '@auction/projections';
-import type { AccountStore } from './accounts/account-store';
-import type { Config } from './config';
 import type {
-  ImageStore,
-  RateLimitStores,
-  ReadModelsReadiness,
-  RealtimeControl,
-  UserSessionStore,
-} from './ports';
-import type { StoreName, StoreStatus } from './stores';
+  ImageUrl,
+  ProjectionRunner,
+  ProjectionStatus,
+  ReadStore,
+  UserDirectory,
+} from '@auction/projections';
+import type { AccountStore } from './accounts/account-store';
+import type { Config } from './config/config';
+import type { ImageStore } from './stores/images/image-store';
+import type { RateLimitStores } from './stores/rate-limits/rate-limit-store';
+import type { UserSessionStore } from './stores/sessions/session-store';
 
 export interface ClusterHealth extends ClusterStatus {
   readonly reachable: boolean;
@@ -33,7 +34,7 @@ export interface AppDeps {
   readonly users: UserDirectory;
   /**
    * How views write a stored image path: as it is, or absolute under the public origin when
-   * clients are served from other origins (`CORS_ORIGINS`, `http/image-urls.ts`).
+   * clients are served from other origins (`CORS_ORIGINS`, `stores/images/image-urls.ts`).
    */
   readonly imageUrl: ImageUrl;
   readonly sessions: UserSessionStore;
@@ -50,4 +51,48 @@ export interface AppDeps {
   /** Lets routes end sockets (logout, account deletion). */
   readonly realtime: RealtimeControl;
   readonly log: (message: string, error?: unknown) => void;
+}
+
+/** What `GET /health` says about the read models while they catch up. */
+export interface ReadModelsHealth {
+  readonly ready: boolean;
+  /** The log's last position when the server started: ready once every read model reached it. */
+  readonly startHead: number;
+  /** Why the read models could not start, if they could not. */
+  readonly error?: string;
+  readonly projections: readonly ProjectionStatus[];
+}
+
+/** Whether the read models caught up with the log as it stood at start (`Readiness`, `http/middleware/readiness.ts`). */
+export interface ReadModelsReadiness {
+  /** How long a request that needs the read models waits for them (`readinessGate`). */
+  readonly waitMs: number;
+  isReady(): boolean;
+  /** The projections could not start: reads answer 503 and health says why, until a restart. */
+  isFailed(): boolean;
+  /** Whether it is ready within `ms`. */
+  within(ms: number): Promise<boolean>;
+  health(): Promise<ReadModelsHealth>;
+}
+
+/** What the routes may ask of the realtime gateway (`RealtimeLink`, `realtime/realtime-link.ts`). */
+export interface RealtimeControl {
+  /** Ends every socket of the user (account deletion). */
+  disconnectUser(userId: string): void;
+  /** Ends the sockets opened under this session (logout). */
+  disconnectSession(sessionId: string): void;
+}
+
+/** The stores `GET /health` reports on. */
+export type StoreName = 'events' | 'read' | 'accounts' | 'sessions' | 'images';
+
+export interface StoreStatus {
+  /** Where the store lives: `sqlite`, `files`, `eventstoredb` or `mongodb`. */
+  readonly adapter: string;
+  readonly reachable: boolean;
+  /**
+   * `false` for a store in DATA_DIR (`sqlite`, `files`) whose file system has no room for writes
+   * (less than `MIN_FREE_BYTES` free): reads still work, every write fails. Absent otherwise.
+   */
+  readonly writable?: false;
 }

@@ -1,5 +1,5 @@
-import { loadConfig } from './config';
-import { startServer } from './server';
+import { loadConfig } from './config/config';
+import { startServer } from './server/server';
 
 let config;
 try {

@@ -4,7 +4,7 @@ import { DomainError, type PublicUser, rejection, deletedUser } from '@auction/c
 import { openSqlite } from '@auction/projections';
 import { type Account, type NewAccount, type Role, normaliseEmail, publicUser } from './account';
 import type { AccountStore } from './account-store';
-import { closeSqlite, dataVersion, pingSqlite, settle } from '../sqlite-store';
+import { closeSqlite, dataVersion, pingSqlite, settle } from '../stores/sqlite-store';
 
 interface Row {
   id: string;

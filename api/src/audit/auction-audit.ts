@@ -28,7 +28,7 @@ export interface AuctionAuditDeps {
   readonly events: Pick<EventStore, 'readStream' | 'streamRevision'>;
   readonly read: ReadStore;
   readonly users: UserDirectory;
-  /** How the state writes the auction's image (default: the stored path; `http/image-urls.ts`). */
+  /** How the state writes the auction's image (default: the stored path; `stores/images/image-urls.ts`). */
   readonly imageUrl?: ImageUrl;
   /** Waits (bounded) for the read models to apply a global position; the server's runner does. */
   readonly waitForReadModels?: (position: number) => Promise<void>;

@@ -3,8 +3,8 @@
  * Safe while the server runs: it reads the role from the account store on every request.
  */
 import { type Role, roles } from '../accounts/account';
-import { loadConfig } from '../config';
-import { openAccounts } from '../stores';
+import { loadConfig } from '../config/config';
+import { openAccounts } from '../server/open-stores';
 
 const usage = `usage: npm run admin -- grant-role <email> <role>   (role: ${roles.join(', ')})`;
 

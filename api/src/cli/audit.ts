@@ -27,8 +27,8 @@ import {
 import type { UserDirectory } from '@auction/projections';
 import { AuctionAudit } from '../audit/auction-audit';
 import { checkShownChain } from '../audit/audit-verify';
-import { loadConfig } from '../config';
-import { openAccounts, openLogAndReadModels } from '../stores';
+import { loadConfig } from '../config/config';
+import { openAccounts, openLogAndReadModels } from '../server/open-stores';
 
 const usage = [
   'usage: npm run audit -- <auctionId> [--at <ISO time> | --revision <N>] [--verify] [--export <file>]',

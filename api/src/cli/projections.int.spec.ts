@@ -7,8 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Engine } from '@auction/engine';
 import { SqliteReadStore, auctionDetail, catalogAuctions, catalogBids } from '@auction/projections';
 import { ReadStoreUserDirectory } from '@auction/projections/testing';
-import { loadConfig } from '../config';
-import { openLogAndReadModels } from '../stores';
+import { loadConfig } from '../config/config';
+import { openLogAndReadModels } from '../server/open-stores';
 
 const run = promisify(execFile);
 const cli = resolve(import.meta.dirname, 'projections.ts');

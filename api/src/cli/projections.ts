@@ -5,8 +5,8 @@
  * Run it while the server is stopped: the server's own runner writes the same read models.
  */
 import { allProjections, ProjectionRunner } from '@auction/projections';
-import { loadConfig } from '../config';
-import { openLogAndReadModels } from '../stores';
+import { loadConfig } from '../config/config';
+import { openLogAndReadModels } from '../server/open-stores';
 
 const usage = 'usage: npm run projections -- status | rebuild [name...]';
 

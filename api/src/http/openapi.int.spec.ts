@@ -6,7 +6,7 @@ import {
   startingPriceMessages,
 } from '@auction/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../app';
+import { createApp } from './app';
 import { signUpAndLogIn } from '../testing/fixtures';
 import { type TestServer, startTestServer } from '../testing/test-server';
 

@@ -20,8 +20,8 @@ import {
 } from '@auction/contracts';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import { MAX_IMAGE_BYTES } from './uploads';
-import { SESSION_COOKIE } from './session';
+import { MAX_IMAGE_BYTES } from '../stores/images/image-store';
+import { SESSION_COOKIE } from './middleware/session';
 
 /*
  * The OpenAPI document of `/api/v1`, generated from the contracts' route table (`operations`):

@@ -5,7 +5,7 @@ import { canonicalJson } from '@auction/engine';
 import type { Request } from 'express';
 import type { Account } from '../accounts/account';
 import type { AppDeps } from '../app-deps';
-import { uploadDigest } from './uploads';
+import { uploadDigest } from './middleware/image-upload';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace

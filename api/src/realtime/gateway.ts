@@ -42,7 +42,7 @@ import {
   usersOf,
 } from './auction-events';
 import { auctionView, usersOfView } from './auction-view';
-import { withImageUrls } from '../http/image-urls';
+import { withImageUrls } from '../stores/images/image-urls';
 import { UserCache } from './user-cache';
 import { type WatchLimitSettings, WatchLimits, socketAddress } from './watch-limits';
 

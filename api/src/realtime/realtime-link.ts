@@ -1,4 +1,4 @@
-import type { BroadcastMessage } from '@auction/engine';
+import type { BroadcastChannel } from '@auction/engine';
 import type { Write } from '@auction/projections';
 import { z } from 'zod';
 
@@ -6,12 +6,6 @@ interface Gateway {
   disconnectUser(id: string): void;
   disconnectSession(id: string): void;
   projectionCommitted(projection: string, writes: readonly Write[]): void;
-}
-
-/** How the nodes of a cluster reach each other's gateways (`KafkaCluster`). */
-export interface ClusterChannel {
-  broadcast(message: BroadcastMessage): Promise<void>;
-  onBroadcast(listener: (message: BroadcastMessage) => void): () => void;
 }
 
 /** The projection whose new documents the gateway pushes to sockets. */
@@ -38,7 +32,7 @@ export class RealtimeLink {
   private gateway: Gateway | undefined;
 
   constructor(
-    private readonly cluster?: ClusterChannel,
+    private readonly cluster?: BroadcastChannel,
     private readonly log: (message: string, error?: unknown) => void = () => undefined,
   ) {
     cluster?.onBroadcast((message) => {

@@ -23,8 +23,8 @@ import {
 } from '@auction/projections';
 import { type Socket, io } from 'socket.io-client';
 import { afterAll, describe, expect, it, onTestFailed, vi } from 'vitest';
-import { loadConfig } from '../config';
-import { openLogAndReadModels } from '../stores';
+import { loadConfig } from '../config/config';
+import { openLogAndReadModels } from '../server/open-stores';
 import { type ChildServer, startChildServer } from '../testing/child-server';
 import { type TestUser, createAuctionOverHttp, signUpAndLogIn } from '../testing/fixtures';
 import { TestClient } from '../testing/test-server';

@@ -11,8 +11,8 @@ import {
 import { type RecordedEvent, verifyChain } from '@auction/engine';
 import { allProjections } from '@auction/projections';
 import { afterAll, expect, it, vi } from 'vitest';
-import { loadConfig } from '../config';
-import { openLogAndReadModels } from '../stores';
+import { loadConfig } from '../config/config';
+import { openLogAndReadModels } from '../server/open-stores';
 import { type ChildServer, startChildServer } from '../testing/child-server';
 import {
   type TestUser,

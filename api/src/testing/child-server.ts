@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 
 const MAIN = resolve(import.meta.dirname, '../main.ts');
 const LISTENING = /listening on (http:\/\/\S+)/;

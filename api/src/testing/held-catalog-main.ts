@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
-import { loadConfig } from '../config';
-import { startServer } from '../server';
+import { loadConfig } from '../config/config';
+import { startServer } from '../server/server';
 import { Gate, heldCommits } from './held-commits';
 
 /**

@@ -1,4 +1,4 @@
-import { CachedSessionStore } from '../http/session-cache';
+import { CachedSessionStore } from '../stores/sessions/session-cache';
 import { asSession } from './realtime';
 import type { TestServer } from './test-server';
 

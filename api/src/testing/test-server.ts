@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Config, loadConfig } from '../config';
-import { type RunningServer, type StartOptions, startServer } from '../server';
-import { TOKEN_HEADER } from '../http/read-your-writes';
+import { type Config, loadConfig } from '../config/config';
+import { type RunningServer, type StartOptions, startServer } from '../server/server';
+import { TOKEN_HEADER } from '../http/middleware/read-your-writes';
 import { dropTestStores, testStoreEnv } from './test-stores';
 
 export interface TestResponse {

@@ -180,7 +180,7 @@ const applyAuctionEvent = async (
       }));
     }
     case 'AuctionCancelled':
-      // A cancelled auction's image is removed from the image store (api/src/http/auctions/images.ts).
+      // A cancelled auction's image is removed from the image store (api/src/followers/image-cleanup.ts).
       return updateAuction(uow, event.data.auctionId, (a) => ({
         ...a,
         status: 'Cancelled',

@@ -1,0 +1,177 @@
+import {
+  type AuctionEvent,
+  DomainError,
+  bidOperations as ops,
+  bidView,
+  centsToDollars,
+  dollarsToCents,
+  rejection,
+} from '@auction/contracts';
+import { type CatalogBid, type Doc, catalogBids } from '@auction/projections';
+import { Router } from 'express';
+import { publicUser, type Account } from '../../../accounts/account';
+import type { AppDeps } from '../../../app-deps';
+import type { AppPassport } from '../auth/passport';
+import { sendCommand } from '../../commands';
+import type { ReadYourWrites } from '../../middleware/read-your-writes';
+import { limiter } from '../../middleware/rate-limit';
+import { commandMetadata, currentUser, newId } from '../../request-context';
+import { respond } from '../../respond';
+import { routesOn } from '../../route';
+
+/** Where a bid stands after a command: the amount of its last event there (else `fallback`). */
+const amountAfter = (events: readonly AuctionEvent[], bidId: string, fallback: number): number => {
+  let amount = fallback;
+  for (const event of events)
+    if (
+      (event.type === 'BidPlaced' ||
+        event.type === 'BidEdited' ||
+        event.type === 'AutomaticBidPlaced') &&
+      event.data.bidId === bidId
+    )
+      amount = event.data.amount;
+  return amount;
+};
+
+/** The bidder's own standing bid named in the path: 404 when unknown, 403 when someone else's. */
+const ownBid = async (deps: AppDeps, bidId: string, account: Account) => {
+  const bid = (await deps.read.get(catalogBids.name, bidId)) as (Doc & CatalogBid) | undefined;
+  if (!bid || bid.retracted) throw new DomainError(rejection('BID_NOT_FOUND'));
+  if (bid.bidderId !== account.id) throw new DomainError(rejection('NOT_BID_OWNER'));
+  return { ...bid, bidId };
+};
+
+export const bidRoutes = (
+  deps: AppDeps,
+  _passport: AppPassport,
+  consistency: ReadYourWrites,
+): Router => {
+  const router = Router();
+  const route = routesOn(router, '/bid');
+  router.use((req, _res, next) => {
+    currentUser(req);
+    next();
+  });
+  router.use(
+    limiter({
+      windowMs: 60_000,
+      limit: deps.config.RATE_LIMIT_BIDS,
+      key: (req) => currentUser(req).id,
+      message: 'Too many bids, please slow down',
+      store: deps.rateLimits('bids'),
+    }),
+  );
+
+  route(ops.placeBid, async (req, res, input) => {
+    const account = currentUser(req);
+    const body = input.body();
+    const bidId = newId(req, account.id, `bid:${body.productId}`);
+    // Answered from the outcome once stored, with the client's consistency token.
+    const outcome = await sendCommand(deps, {
+      type: 'PlaceBid',
+      data: {
+        auctionId: body.productId,
+        bidId,
+        amount: dollarsToCents(body.bidAmount),
+        ...(body.maxBidAmount === undefined
+          ? {}
+          : { maxAmount: dollarsToCents(body.maxBidAmount) }),
+      },
+      metadata: commandMetadata(req, deps, account.id, body.productId),
+    });
+    consistency.written(req, res, outcome.position);
+    const placed = outcome.events.find((event) => event.type === 'BidPlaced');
+    if (placed?.type !== 'BidPlaced')
+      throw new Error(`PlaceBid ${bidId} was accepted without a BidPlaced event`);
+    respond(res, 201, 'Bid placed successfully!', {
+      newBid: bidView(
+        {
+          bidId,
+          auctionId: body.productId,
+          bidderId: account.id,
+          amount: placed.data.amount,
+          placedAt: placed.data.at,
+        },
+        publicUser(account, deps.imageUrl),
+      ),
+      currentBid: centsToDollars(outcome.currentBid),
+      // The bid's own stream revision: a client applies its own bid at it, once (an automatic
+      // bid it called for follows at the next revision, over the socket).
+      revision: placed.revision,
+      // Whether it leads once the proxies answered, and, for the bidder's eyes only, the maximum.
+      leading: outcome.leadingBidId === bidId,
+      maxBid: centsToDollars(placed.data.maxAmount ?? placed.data.amount),
+      // Where the bid landed in the soft-close window: the end it moved the auction to.
+      ...(placed.data.endsAt === undefined ? {} : { auctionEndTime: placed.data.endsAt }),
+    });
+  });
+
+  route(ops.buyNow, async (req, res, input) => {
+    const account = currentUser(req);
+    const body = input.body();
+    const bidId = newId(req, account.id, `buy:${body.productId}`);
+    const outcome = await sendCommand(deps, {
+      type: 'BuyNow',
+      data: { auctionId: body.productId, bidId, price: dollarsToCents(body.price) },
+      metadata: commandMetadata(req, deps, account.id, body.productId),
+    });
+    consistency.written(req, res, outcome.position);
+    respond(res, 201, 'Purchased with Buy It Now!', {
+      auctionId: body.productId,
+      finalPrice: centsToDollars(outcome.currentBid),
+      status: outcome.status,
+    });
+  });
+
+  route(ops.editBid, async (req, res, input) => {
+    const account = currentUser(req);
+    const { bidId } = input.params();
+    const body = input.body();
+    const bid = await ownBid(deps, bidId, account);
+    const outcome = await sendCommand(deps, {
+      type: 'EditBid',
+      data: {
+        auctionId: bid.auctionId,
+        bidId: bid.bidId,
+        ...(body.bidAmount === undefined ? {} : { amount: dollarsToCents(body.bidAmount) }),
+        ...(body.maxBidAmount === undefined
+          ? {}
+          : { maxAmount: dollarsToCents(body.maxBidAmount) }),
+      },
+      metadata: commandMetadata(req, deps, account.id),
+    });
+    consistency.written(req, res, outcome.position);
+    const amount = amountAfter(outcome.events, bid.bidId, bid.amount);
+    const maxAmount = Math.max(
+      amount,
+      bid.maxAmount ?? bid.amount,
+      body.maxBidAmount === undefined ? 0 : dollarsToCents(body.maxBidAmount),
+    );
+    respond(res, 200, 'Bid Updated Successfully', {
+      updatedBid: bidView(
+        { ...bid, amount, placedAt: bid.createdAt },
+        publicUser(account, deps.imageUrl),
+      ),
+      currentBid: centsToDollars(outcome.currentBid),
+      leading: outcome.leadingBidId === bid.bidId,
+      maxBid: centsToDollars(maxAmount),
+    });
+  });
+
+  route(ops.retractBid, async (req, res, input) => {
+    const account = currentUser(req);
+    const { bidId } = input.params();
+    const bid = await ownBid(deps, bidId, account);
+    const outcome = await sendCommand(deps, {
+      type: 'RetractBid',
+      data: { auctionId: bid.auctionId, bidId: bid.bidId },
+      metadata: commandMetadata(req, deps, account.id),
+    });
+    consistency.written(req, res, outcome.position);
+    respond(res, 200, 'Bid Deleted Successfully', {
+      currentBid: centsToDollars(outcome.currentBid),
+    });
+  });
+
+  return router;
+};
