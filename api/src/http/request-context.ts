@@ -2,7 +2,7 @@ import type {} from 'passport';
 import { createHash, randomUUID } from 'node:crypto';
 import { type CommandMetadata, DomainError, Id, rejection } from '@auction/contracts';
 import { canonicalJson } from '@auction/engine';
-import type { Request } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { Account } from '../accounts/account';
 import type { AppDeps } from '../app-deps';
 import { uploadDigest } from './middleware/image-upload';
@@ -19,6 +19,12 @@ declare global {
 export const currentUser = (req: Request): Account => {
   if (!req.user) throw new DomainError(rejection('UNAUTHENTICATED'));
   return req.user;
+};
+
+/** Refuses an anonymous request (401) before anything reads its body. */
+export const requireLogin: RequestHandler = (req, _res, next) => {
+  currentUser(req);
+  next();
 };
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,100}$/;

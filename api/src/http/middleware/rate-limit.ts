@@ -3,7 +3,6 @@ import type { ServerResponse } from 'node:http';
 import { errorCatalog } from '@auction/contracts';
 import { ipKeyGenerator, MemoryStore, type Options, type Store } from 'express-rate-limit';
 import type { Request, RequestHandler } from 'express';
-import type { RateLimitStores } from '../../stores/rate-limits/rate-limit-store';
 import { respond } from '../respond';
 
 /** express-rate-limit's name for a policy (`<limit>-in-<window>`), as its draft-8 headers say. */

@@ -178,28 +178,11 @@ const cameOverHttps = (req: IncomingMessage, trustProxy: boolean): boolean => {
   return first === 'https';
 };
 
-/**
- * Server-side sessions on a `session.Store` (the same stores and the same signed cookie as
- * express-session, whose `Session` and `Cookie` it uses), with the signed-in account on
- * `req.user`. Cheaper per request than express-session and passport's session strategy:
- * - a cookie's HMAC is verified once per value and process, then remembered;
- * - the session is read through `deps.sessions`, which keeps it in memory
- *   (`CachedSessionStore`, `session-cache.ts`): a logout or an account deletion on any node drops
- *   it from every node's memory before its answer leaves, so it still ends at once; it is written
- *   only when its content changed (a login, a logout, the Google sign-in's pending state), and no
- *   hash is computed to find out;
- * - the rolling expiry (a week from the last request) is sent as a new cookie and moved in the
- *   store at most once a minute per session, not on every response;
- * - the account comes from `users` (a cache of the account store): an account that no longer
- *   exists leaves the request anonymous and the session without a user, as passport did.
- * Cookies are httpOnly, SameSite=Lax, Secure on https, a new id at every login (`regenerate`);
- * with `crossSite`, SameSite=None, Secure and Partitioned.
- */
-export const leanSession = (options: SessionOptions): RequestHandler => {
-  const { store, secret, log } = options;
-  const now = options.now ?? Date.now;
+type CookieOptions = ReturnType<typeof cookieOptionsOf>;
+
+const cookieOptionsOf = (options: SessionOptions) => {
   const crossSite = options.crossSite ?? false;
-  const cookieOptions = {
+  return {
     httpOnly: true,
     sameSite: crossSite ? ('none' as const) : ('lax' as const),
     secure: options.secure || crossSite,
@@ -208,10 +191,12 @@ export const leanSession = (options: SessionOptions): RequestHandler => {
     maxAge: options.maxAgeMs ?? WEEK_MS,
     path: '/',
   };
-  const verified = new Bounded<string>(REMEMBERED);
-  const rolledAt = new Bounded<number>(REMEMBERED);
+};
 
-  const verifiedId = (raw: string): string | undefined => {
+/** The session id a signed cookie value carries, once its HMAC is verified (remembered per value). */
+const cookieVerifier = (secret: string) => {
+  const verified = new Bounded<string>(REMEMBERED);
+  return (raw: string): string | undefined => {
     const known = verified.get(raw);
     if (known !== undefined) return known;
     let value = raw;
@@ -233,7 +218,10 @@ export const leanSession = (options: SessionOptions): RequestHandler => {
     verified.remember(raw, sid);
     return sid;
   };
+};
 
+/** How a request's session object is made: a new one (`generate`), or from stored data. */
+const sessionFactory = (store: session.Store, cookieOptions: CookieOptions) => {
   // What `session.regenerate()` calls (through the store), as express-session sets it up.
   const generate = (req: SessionRequest) => {
     req.sessionID = randomBytes(24).toString('base64url');
@@ -259,25 +247,34 @@ export const leanSession = (options: SessionOptions): RequestHandler => {
     data.cookie = cookie;
     req.session = new TrackedSession(req, data);
   };
+  return { generate, inflate };
+};
 
-  /** What one request's session needs at its end, once it is watched (kept on the response). */
-  interface PerRequest extends Slot {
-    readonly req: SessionRequest;
-    readonly res: ServerResponse;
-    readonly cookieId: string | undefined;
-    /** The response's own `writeHead` and `end`, once they are wrapped (`watch`). */
-    writeHead: ServerResponse['writeHead'] | undefined;
-    end: ServerResponse['end'] | undefined;
-    /** Whether this response sends the rolled cookie (once a minute per session). */
-    roll: boolean;
-    /** The rolled expiry still to be written to the store. */
-    touchStore: boolean;
-    headersDecided: boolean;
-    ended: boolean;
-  }
-  const STATE = Symbol('session');
-  type WithState = ServerResponse & { [STATE]: PerRequest };
+/** What one request's session needs at its end, once it is watched (kept on the response). */
+interface PerRequest extends Slot {
+  readonly req: SessionRequest;
+  readonly res: ServerResponse;
+  readonly cookieId: string | undefined;
+  /** The response's own `writeHead` and `end`, once they are wrapped (`watch`). */
+  writeHead: ServerResponse['writeHead'] | undefined;
+  end: ServerResponse['end'] | undefined;
+  /** Whether this response sends the rolled cookie (once a minute per session). */
+  roll: boolean;
+  /** The rolled expiry still to be written to the store. */
+  touchStore: boolean;
+  headersDecided: boolean;
+  ended: boolean;
+}
+const STATE = Symbol('session');
+type WithState = ServerResponse & { [STATE]: PerRequest };
 
+/**
+ * `watch(state)`: from then on the response sets the session's cookie and stores its changes.
+ * Called once the session was read or replaced (it may change), or its cookie is due to roll.
+ * Until then nothing can have changed and no cookie is due, and the response is left alone.
+ */
+const responseWatcher = (options: SessionOptions, now: () => number, rolledAt: Bounded<number>) => {
+  const { store, secret, log } = options;
   // Before the headers go: the cookie of a new session that holds something, or the rolled one.
   const setCookie = (res: ServerResponse, state: PerRequest) => {
     const { req } = state;
@@ -330,12 +327,7 @@ export const leanSession = (options: SessionOptions): RequestHandler => {
     return done;
   }
 
-  /**
-   * From now on the response sets the session's cookie and stores its changes: once the session
-   * was read or replaced (it may change), or its cookie is due to roll. Until then nothing can
-   * have changed and no cookie is due, and the response is left alone.
-   */
-  const watch = (state: PerRequest) => {
+  return (state: PerRequest) => {
     if (state.end) return;
     const res = state.res as WithState;
     // Called back with the response as `this` (writeHead and end above).
@@ -347,6 +339,58 @@ export const leanSession = (options: SessionOptions): RequestHandler => {
     res.writeHead = writeHead as unknown as WithState['writeHead'];
     res.end = end as unknown as WithState['end'];
   };
+};
+
+/**
+ * Puts the session's account on `req.user`, then calls `next`: an account that no longer exists
+ * leaves the request anonymous and the session without a user, as passport did.
+ */
+const signIn = (
+  users: SessionOptions['users'],
+  req: SessionRequest,
+  userId: string,
+  next: (error?: unknown) => void,
+): void => {
+  const signedIn = (account: Account | undefined) => {
+    if (account) req.user = account;
+    else delete req.session.passport?.user;
+    next();
+  };
+  let found: ReturnType<SessionOptions['users']>;
+  try {
+    found = users(userId);
+  } catch (lookupError) {
+    next(lookupError);
+    return;
+  }
+  if (found instanceof Promise) found.then(signedIn, (lookupError: unknown) => next(lookupError));
+  else signedIn(found);
+};
+
+/**
+ * Server-side sessions on a `session.Store` (the same stores and the same signed cookie as
+ * express-session, whose `Session` and `Cookie` it uses), with the signed-in account on
+ * `req.user`. Cheaper per request than express-session and passport's session strategy:
+ * - a cookie's HMAC is verified once per value and process, then remembered;
+ * - the session is read through `deps.sessions`, which keeps it in memory
+ *   (`CachedSessionStore`, `session-cache.ts`): a logout or an account deletion on any node drops
+ *   it from every node's memory before its answer leaves, so it still ends at once; it is written
+ *   only when its content changed (a login, a logout, the Google sign-in's pending state), and no
+ *   hash is computed to find out;
+ * - the rolling expiry (a week from the last request) is sent as a new cookie and moved in the
+ *   store at most once a minute per session, not on every response;
+ * - the account comes from `users` (a cache of the account store): an account that no longer
+ *   exists leaves the request anonymous and the session without a user, as passport did.
+ * Cookies are httpOnly, SameSite=Lax, Secure on https, a new id at every login (`regenerate`);
+ * with `crossSite`, SameSite=None, Secure and Partitioned.
+ */
+export const leanSession = (options: SessionOptions): RequestHandler => {
+  const { store } = options;
+  const now = options.now ?? Date.now;
+  const verifiedId = cookieVerifier(options.secret);
+  const { generate, inflate } = sessionFactory(store, cookieOptionsOf(options));
+  const rolledAt = new Bounded<number>(REMEMBERED);
+  const watch = responseWatcher(options, now, rolledAt);
 
   function materialise(this: PerRequest, req: Slotted) {
     this.materialised = true;
@@ -397,21 +441,7 @@ export const leanSession = (options: SessionOptions): RequestHandler => {
       }
       const userId = data.passport?.user;
       if (typeof userId !== 'string') return next();
-      const signedIn = (account: Account | undefined) => {
-        if (account) req.user = account;
-        else delete req.session.passport?.user;
-        next();
-      };
-      let found: ReturnType<SessionOptions['users']>;
-      try {
-        found = options.users(userId);
-      } catch (lookupError) {
-        next(lookupError);
-        return;
-      }
-      if (found instanceof Promise)
-        found.then(signedIn, (lookupError: unknown) => next(lookupError));
-      else signedIn(found);
+      signIn(options.users, req, userId, next);
     });
   };
 };

@@ -44,8 +44,13 @@ export interface ImageStore {
  * What a store's `serve` answers for a name it does not hold: the app's JSON 404, so that nothing
  * under /uploads falls through to the routes after it.
  */
-export const noSuchImage: RequestHandler = (_req, res) => {
-  res.status(404).json({ success: false, message: errorCatalog.NOT_FOUND.message });
+export const noSuchImage: RequestHandler = (req, res) => {
+  // Written directly, as the app's answers are: no ETag, nothing a cache could keep.
+  const body = JSON.stringify({ success: false, message: errorCatalog.NOT_FOUND.message });
+  res.statusCode = 404;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(req.method === 'HEAD' ? undefined : body);
 };
 
 /** A failure of a store (the image store, a quota's counters), not of the upload: encoded as its cause is. */

@@ -1,0 +1,64 @@
+import { DomainError, auctionOperations as ops, rejection } from '@auction/contracts';
+import {
+  auctionBidsPage,
+  auctionDetail,
+  featuredAuctions,
+  liveAuctionsPage,
+} from '@auction/projections';
+import type { AppDeps } from '../../../app-deps';
+import { pageRequest } from '../../paging';
+import { respond } from '../../respond';
+import type { routesOn } from '../../route';
+import { withWatching } from '../watchlist/routes';
+
+/** What anyone may read: live auctions, one auction and its bids, the featured ones. */
+export const browsingRoutes = (route: ReturnType<typeof routesOn>, deps: AppDeps): void => {
+  route(ops.liveAuctions, async (req, res, { query }) => {
+    const { search, category, ...paging } = query();
+    const page = pageRequest('auctions', paging);
+    const { items: auctions, nextCursor } = await liveAuctionsPage(
+      deps.read,
+      deps.users,
+      { search, category },
+      page,
+      deps.imageUrl,
+    );
+    respond(res, 200, 'Auctions Fetched', {
+      auctions: await withWatching(deps, req, auctions),
+      nextCursor,
+    });
+  });
+
+  route(ops.auctionDetail, async (req, res, { query }) => {
+    const { auctionId } = query();
+    const auctionDetails = await auctionDetail(
+      deps.read,
+      deps.users,
+      auctionId,
+      deps.imageUrl,
+      req.user?.id,
+    );
+    if (!auctionDetails) throw new DomainError(rejection('AUCTION_NOT_FOUND'));
+    const [shown] = await withWatching(deps, req, [auctionDetails]);
+    respond(res, 200, 'Auction Fetched', { auctionDetails: shown });
+  });
+
+  route(ops.auctionBids, async (_req, res, { query }) => {
+    const { auctionId, ...paging } = query();
+    const page = await auctionBidsPage(
+      deps.read,
+      deps.users,
+      auctionId,
+      pageRequest('bids', paging),
+    );
+    if (!page) throw new DomainError(rejection('AUCTION_NOT_FOUND'));
+    respond(res, 200, 'Bids Fetched', { bids: page.items, nextCursor: page.nextCursor });
+  });
+
+  route(ops.featured, async (req, res) => {
+    const featured = await featuredAuctions(deps.read, deps.users, deps.imageUrl);
+    respond(res, 200, 'Featured Auctions Fetched', {
+      featured: await withWatching(deps, req, featured),
+    });
+  });
+};
