@@ -28,8 +28,10 @@ interface AuctionDetailsFormProps {
   /** Once bids exist the starting price and Buy It Now stay as they are. */
   priceLocked?: boolean;
   hints: { startingPrice?: string | undefined; reservePrice: string; buyNowPrice: string };
-  /** What a page adds around the shared fields, in its own order: above the title, either side of
-   * the starting price, and after the optional prices. */
+  /**
+   * A page's own fields, where it has always shown them: the edit page puts the photo first and the
+   * end date beside the price, the create page its category there and the rest below the prices.
+   */
   top?: ReactNode;
   beforePrice?: ReactNode;
   afterPrice?: ReactNode;
