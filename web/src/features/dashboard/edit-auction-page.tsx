@@ -1,32 +1,31 @@
 import { AuctionView } from '@auction/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useMemo, useState } from 'react';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { z } from 'zod';
 import { ApiError } from '../../lib/api-client';
 import { dateInputValue, dateWithCurrentTime } from '../../lib/format';
-import { withLoadingToast } from '../../lib/toast';
 import { findInPages } from '../../lib/paging';
 import { auctionsApi } from '../../lib/auctions-api';
 import {
   descriptionField,
   earliestEndDate,
   endDateField,
-  fieldOfMessage,
   optionalPriceField,
   startingPriceField,
   titleField,
 } from './auction-form';
-import { ImagePicker, refusalMessage } from '../../components/form-controls';
+import { EndDateField } from './auction-fields';
 import {
-  AuctionFormActions,
-  DescriptionField,
-  EndDateField,
-  OptionalPriceField,
-  StartingPriceField,
-  TitleField,
-} from './auction-fields';
+  AuctionDetailsForm,
+  AuctionImageField,
+  type ImageChoice,
+  type WiredField,
+  placeRefusal,
+  sendAuctionForm,
+  useImageChoice,
+} from './auction-details-form';
 import { useProfile } from '../../lib/profile-store';
 import './dashboard.css';
 
@@ -53,75 +52,80 @@ const valuesOf = (auction: AuctionView): EditAuctionForm => ({
 
 const priceText = (dollars: number | null): string => (dollars === null ? '' : String(dollars));
 
-const updateFailure = (error: unknown, refusal: { detail: string | null }): string => {
+const updateFailure = (detail: string | null, error: unknown): string => {
   if (!(error instanceof ApiError) || error.status === 0) return 'Error updating auction';
-  refusal.detail = refusalMessage(error, [400, 409, 413, 415]);
-  return refusal.detail
-    ? `Failed to update auction: ${refusal.detail}`
-    : 'Failed to update auction';
+  return detail ? `Failed to update auction: ${detail}` : 'Failed to update auction';
 };
 
-const EditForm = ({ auction }: { auction: AuctionView }) => {
+/** Which field a refusal's message lands on. */
+const REFUSED_FIELDS = {
+  title: 'title',
+  description: 'description',
+  price: 'startingPrice',
+  date: 'auctionEndDate',
+  reserve: 'reservePrice',
+  buyNow: 'buyNowPrice',
+} as const;
+
+/** What the edit sends: the text, the end (unchanged: to the second), and what changed of the rest. */
+const formDataOf = (
+  auction: AuctionView,
+  values: EditAuctionForm,
+  image: ImageChoice,
+): FormData => {
+  const form = new FormData();
+  form.set('title', values.title);
+  form.set('description', values.description);
+  form.set('startingPrice', values.startingPrice);
+  form.set(
+    'auctionEndTime',
+    values.auctionEndDate === dateInputValue(auction.auctionEndTime)
+      ? auction.auctionEndTime
+      : dateWithCurrentTime(values.auctionEndDate),
+  );
+  if (image.file) form.set('image', image.file);
+  else if (image.removed) form.set('removeImage', 'true');
+  // Only a price that changed is sent: empty removes it.
+  const original = valuesOf(auction);
+  if (values.reservePrice !== original.reservePrice) form.set('reservePrice', values.reservePrice);
+  if (values.buyNowPrice !== original.buyNowPrice) form.set('buyNowPrice', values.buyNowPrice);
+  return form;
+};
+
+/** The edit form's state, kept to the auction until the seller changes something, and its submit. */
+const useEditAuctionForm = (auction: AuctionView) => {
   const navigate = useNavigate();
   const originalDate = dateInputValue(auction.auctionEndTime);
   const schema = useMemo(() => editFormSchema(originalDate), [originalDate]);
-  const [photo, setPhoto] = useState<File | null>(null);
-  const [photoRemoved, setPhotoRemoved] = useState(false);
+  const image = useImageChoice();
   const [failure, setFailure] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors, isSubmitting, isDirty },
-  } = useForm<EditAuctionForm>({ resolver: zodResolver(schema), defaultValues: valuesOf(auction) });
+  const form = useForm<EditAuctionForm>({
+    resolver: zodResolver(schema),
+    defaultValues: valuesOf(auction),
+  });
+  const { register, handleSubmit, reset, setError, formState } = form;
+  const { isDirty } = formState;
 
   useEffect(() => {
     if (!isDirty) reset(valuesOf(auction));
   }, [auction, isDirty, reset]);
 
-  const priceLocked = auction.bidCount > 0;
-  const earliest = earliestEndDate();
-  const minDate = originalDate && originalDate < earliest ? originalDate : earliest;
-
   const onValid = async (values: EditAuctionForm) => {
     setFailure(null);
-    const form = new FormData();
-    form.set('title', values.title);
-    form.set('description', values.description);
-    form.set('startingPrice', values.startingPrice);
-    form.set(
-      'auctionEndTime',
-      values.auctionEndDate === originalDate
-        ? auction.auctionEndTime
-        : dateWithCurrentTime(values.auctionEndDate),
+    const sent = await sendAuctionForm(
+      () => auctionsApi.edit(auction._id, formDataOf(auction, values, image)),
+      {
+        success: 'Auction updated successfully!',
+        statuses: [400, 409, 413, 415],
+        failure: updateFailure,
+      },
     );
-    if (photo) form.set('image', photo);
-    else if (photoRemoved) form.set('removeImage', 'true');
-    // Only a price that changed is sent: empty removes it.
-    const original = valuesOf(auction);
-    if (values.reservePrice !== original.reservePrice)
-      form.set('reservePrice', values.reservePrice);
-    if (values.buyNowPrice !== original.buyNowPrice) form.set('buyNowPrice', values.buyNowPrice);
-    const refusal: { detail: string | null } = { detail: null };
-    const result = await withLoadingToast(() => auctionsApi.edit(auction._id, form), {
-      success: 'Auction updated successfully!',
-      failure: (error) => updateFailure(error, refusal),
-    });
-    if (!result) {
-      const { detail } = refusal;
-      const field = detail
-        ? fieldOfMessage(detail, {
-            title: 'title',
-            description: 'description',
-            price: 'startingPrice',
-            date: 'auctionEndDate',
-            reserve: 'reservePrice',
-            buyNow: 'buyNowPrice',
-          } as const)
-        : undefined;
-      if (detail && field) setError(field, { message: detail }, { shouldFocus: true });
-      setFailure(detail && !field ? detail : null);
+    if (sent.refused) {
+      setFailure(
+        placeRefusal(sent.detail, REFUSED_FIELDS, (field, message) =>
+          setError(field, { message }, { shouldFocus: true }),
+        ),
+      );
       return;
     }
     const store = useProfile.getState();
@@ -130,85 +134,72 @@ const EditForm = ({ auction }: { auction: AuctionView }) => {
     void navigate('/dashboard/my-auctions');
   };
 
-  const error = (key: keyof EditAuctionForm) => errors[key]?.message;
+  return {
+    form,
+    image,
+    failure,
+    field: (name: keyof EditAuctionForm): WiredField => ({
+      error: formState.errors[name]?.message,
+      registration: register(name),
+    }),
+    onSubmit: (event: FormEvent<HTMLFormElement>) => void handleSubmit(onValid)(event),
+  };
+};
+
+/** The seller's changes to a live auction; with bids placed, the prices may only go as the rules allow. */
+const EditForm = ({ auction }: { auction: AuctionView }) => {
+  const { form, image, failure, field, onSubmit } = useEditAuctionForm(auction);
+  const priceLocked = auction.bidCount > 0;
+  const originalDate = dateInputValue(auction.auctionEndTime);
+  const earliest = earliestEndDate();
+  const minDate = originalDate && originalDate < earliest ? originalDate : earliest;
   return (
-    <form
-      className="card form auction-form"
-      noValidate
-      onSubmit={(event) => void handleSubmit(onValid)(event)}
-    >
-      <ImagePicker
-        id="edit-photo"
-        label="Photo"
-        file={photo}
-        savedUrl={photoRemoved ? null : auction.image?.url}
-        onSelect={(file) => {
-          setPhoto(file);
-          setPhotoRemoved(false);
-        }}
-        onRemove={() => {
-          setPhoto(null);
-          setPhotoRemoved(true);
-        }}
-        previewAlt={`Photo of ${auction.title}`}
-        hint="Max 10MB"
-      />
-      <TitleField id="edit-title" error={error('title')} registration={register('title')} />
-      <DescriptionField
-        id="edit-description"
-        error={error('description')}
-        registration={register('description')}
-      />
-      <div className="field-row">
-        <StartingPriceField
-          id="edit-price"
-          error={error('startingPrice')}
-          registration={register('startingPrice')}
-          readOnly={priceLocked}
-          hint={priceLocked ? 'The starting price cannot change once bids are placed.' : undefined}
+    <AuctionDetailsForm
+      ids="edit"
+      field={field}
+      priceLocked={priceLocked}
+      hints={priceLocked ? LOCKED_HINTS : OPEN_HINTS}
+      top={
+        <AuctionImageField
+          id="edit-photo"
+          label="Photo"
+          choice={image}
+          savedUrl={auction.image?.url}
+          previewAlt={`Photo of ${auction.title}`}
         />
+      }
+      afterPrice={
         <EndDateField
           id="edit-end-date"
-          error={error('auctionEndDate')}
-          registration={register('auctionEndDate')}
+          {...field('auctionEndDate')}
           hint="A new date keeps the current time of day."
           min={minDate}
         />
-      </div>
-      <div className="field-row">
-        <OptionalPriceField
-          id="edit-reserve"
-          label="Reserve price (optional)"
-          hint={
-            priceLocked
-              ? 'With bids placed, the reserve can only be lowered or removed.'
-              : 'Your secret minimum: bids below it cannot win. Empty: none.'
-          }
-          error={error('reservePrice')}
-          registration={register('reservePrice')}
-        />
-        <OptionalPriceField
-          id="edit-buy-now"
-          label="Buy It Now price (optional)"
-          hint={
-            priceLocked
-              ? 'The Buy It Now price cannot change once bids are placed.'
-              : 'Anyone may buy at this price and end the auction at once. Empty: none.'
-          }
-          error={error('buyNowPrice')}
-          registration={register('buyNowPrice')}
-          readOnly={priceLocked}
-        />
-      </div>
-      <p className="field-hint">Category: {auction.category.name} (cannot be changed)</p>
-      {failure ? (
-        <div className="alert alert-danger" role="alert">
-          {failure}
-        </div>
-      ) : null}
-      <AuctionFormActions busy={isSubmitting} label="Save Changes" busyLabel="Saving..." />
-    </form>
+      }
+      bottom={<p className="field-hint">Category: {auction.category.name} (cannot be changed)</p>}
+      failure={
+        failure ? (
+          <div className="alert alert-danger" role="alert">
+            {failure}
+          </div>
+        ) : null
+      }
+      onSubmit={onSubmit}
+      submit={{ busy: form.formState.isSubmitting, label: 'Save Changes', busyLabel: 'Saving...' }}
+    />
   );
+};
+
+/** What the price fields say before any bid, and what may still change once bids exist. */
+const OPEN_HINTS = {
+  startingPrice: undefined,
+  reservePrice: 'Your secret minimum: bids below it cannot win. Empty: none.',
+  buyNowPrice: 'Anyone may buy at this price and end the auction at once. Empty: none.',
+};
+const LOCKED_HINTS = {
+  startingPrice: 'The starting price cannot change once bids are placed.',
+  reservePrice: 'With bids placed, the reserve can only be lowered or removed.',
+  buyNowPrice: 'The Buy It Now price cannot change once bids are placed.',
 };
 
 const passedAuction = (state: unknown, auctionId: string): AuctionView | null => {
@@ -228,9 +219,11 @@ const Unavailable = ({ title, text }: { title: string; text: string }) => (
   </div>
 );
 
-/** Edits one of the user's live auctions, found among their own by the route's id (spec §2). */
-export const EditAuctionPage = () => {
-  const { auctionId = '' } = useParams();
+/**
+ * The route's auction among the user's own, page after page; shown meanwhile from what the page
+ * was handed (My Auctions' copy, or the detail page's link state).
+ */
+const useOwnAuction = (auctionId: string) => {
   const location = useLocation();
   const editAuctionForm = useProfile((s) => s.editAuctionForm);
   const [auction, setAuction] = useState<AuctionView | null>(() =>
@@ -240,7 +233,6 @@ export const EditAuctionPage = () => {
 
   useEffect(() => {
     let active = true;
-    // The user's own auctions, page after page until the one of the route turns up.
     findInPages(
       async (cursor) => {
         const { auctions, nextCursor } = await auctionsApi.mine({ cursor, limit: 100 });
@@ -262,6 +254,14 @@ export const EditAuctionPage = () => {
       active = false;
     };
   }, [auctionId]);
+
+  return { auction, lookup };
+};
+
+/** Edits one of the user's live auctions, found among their own by the route's id (spec §2). */
+export const EditAuctionPage = () => {
+  const { auctionId = '' } = useParams();
+  const { auction, lookup } = useOwnAuction(auctionId);
 
   let content;
   if (!auction && lookup === 'loading')

@@ -1,7 +1,7 @@
 import { type BidView, sortBids } from '@auction/contracts';
 import { memo, useMemo } from 'react';
-import { Avatar } from '../../components/avatar';
-import { formatDateTime, formatMoney } from '../../lib/format';
+import { Avatar } from '../../../components/avatar';
+import { formatDateTime, formatMoney } from '../../../lib/format';
 
 export const bidderName = (bid: BidView) => `${bid.bidder.firstName} ${bid.bidder.lastName}`.trim();
 

@@ -1,4 +1,4 @@
-import { remainingUntil } from '../../lib/format';
+import { remainingUntil } from '../../../lib/format';
 
 const pad = (value: number) => String(value).padStart(2, '0');
 

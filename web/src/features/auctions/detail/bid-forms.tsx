@@ -10,10 +10,10 @@ import {
 } from '@auction/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { memo, useId } from 'react';
-import { useForm } from 'react-hook-form';
+import { type UseFormRegisterReturn, useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { Modal } from '../../components/modal';
-import { formatMoney } from '../../lib/format';
+import { Modal } from '../../../components/modal';
+import { formatMoney } from '../../../lib/format';
 
 const MAX_INVALID = 'Your maximum must be a number of at least $1';
 
@@ -80,12 +80,6 @@ export const BidAmountDialog = memo(function BidAmountDialog({
   onClose,
   maximum,
 }: BidAmountDialogProps) {
-  const inputId = useId();
-  const hintId = useId();
-  const errorId = useId();
-  const maxId = useId();
-  const maxHintId = useId();
-  const maxErrorId = useId();
   const {
     register,
     handleSubmit,
@@ -94,8 +88,6 @@ export const BidAmountDialog = memo(function BidAmountDialog({
     resolver: zodResolver(BidAmountForm),
     defaultValues: { bidAmount: initialAmount, maxBidAmount: maximum?.initial ?? '' },
   });
-  const error = errors.bidAmount?.message;
-  const maxError = errors.maxBidAmount?.message;
   return (
     <Modal title={title} onClose={onClose}>
       <form
@@ -108,49 +100,21 @@ export const BidAmountDialog = memo(function BidAmountDialog({
         }
       >
         <p className="bid-dialog-summary">{summary}</p>
-        <div className="field">
-          <label htmlFor={inputId}>{label}</label>
-          <input
-            id={inputId}
-            type="number"
-            inputMode="decimal"
-            min={min}
-            step="any"
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${errorId} ${hintId}` : hintId}
-            {...register('bidAmount')}
-          />
-          <p id={hintId} className="field-hint">
-            {hint}
-          </p>
-          {error && (
-            <p id={errorId} className="field-error" role="alert">
-              {error}
-            </p>
-          )}
-        </div>
+        <AmountField
+          label={label}
+          min={min}
+          hint={hint}
+          error={errors.bidAmount?.message}
+          registration={register('bidAmount')}
+        />
         {maximum ? (
-          <div className="field">
-            <label htmlFor={maxId}>Your maximum</label>
-            <input
-              id={maxId}
-              type="number"
-              inputMode="decimal"
-              min={min}
-              step="any"
-              aria-invalid={maxError ? true : undefined}
-              aria-describedby={maxError ? `${maxErrorId} ${maxHintId}` : maxHintId}
-              {...register('maxBidAmount')}
-            />
-            <p id={maxHintId} className="field-hint">
-              {MAXIMUM_HINT}
-            </p>
-            {maxError && (
-              <p id={maxErrorId} className="field-error" role="alert">
-                {maxError}
-              </p>
-            )}
-          </div>
+          <AmountField
+            label="Your maximum"
+            min={min}
+            hint={MAXIMUM_HINT}
+            error={errors.maxBidAmount?.message}
+            registration={register('maxBidAmount')}
+          />
         ) : null}
         <div className="modal-actions">
           <button type="button" className="btn btn-ghost" onClick={onClose}>
@@ -164,6 +128,44 @@ export const BidAmountDialog = memo(function BidAmountDialog({
     </Modal>
   );
 });
+
+interface AmountFieldProps {
+  label: string;
+  min: number;
+  hint: string;
+  error: string | undefined;
+  registration: UseFormRegisterReturn;
+}
+
+/** A dollar amount with its hint, and its error (announced) once the form is checked. */
+const AmountField = ({ label, min, hint, error, registration }: AmountFieldProps) => {
+  const inputId = useId();
+  const hintId = useId();
+  const errorId = useId();
+  return (
+    <div className="field">
+      <label htmlFor={inputId}>{label}</label>
+      <input
+        id={inputId}
+        type="number"
+        inputMode="decimal"
+        min={min}
+        step="any"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${errorId} ${hintId}` : hintId}
+        {...registration}
+      />
+      <p id={hintId} className="field-hint">
+        {hint}
+      </p>
+      {error && (
+        <p id={errorId} className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+};
 
 /**
  * The smallest bid over the current one under the auction's own increment rule (dollars), and

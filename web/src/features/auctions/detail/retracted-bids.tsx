@@ -1,6 +1,6 @@
 import type { RetractionView } from '@auction/contracts';
 import { memo } from 'react';
-import { formatClockTime, formatDateTime, formatMoney } from '../../lib/format';
+import { formatClockTime, formatDateTime, formatMoney } from '../../../lib/format';
 
 interface RetractedBidsProps {
   retractions: readonly RetractionView[];
