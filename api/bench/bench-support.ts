@@ -13,8 +13,8 @@ import {
   dollarsToCents,
   minimumRaise,
 } from '@auction/contracts';
-import { Engine, type EventStore, type NewEvent, SqliteEventStore } from '@auction/engine';
-import { recordCommands } from '@auction/engine/testing';
+import { Engine, type EventStore, SqliteEventStore } from '@auction/engine';
+import { type NewEvent, recordCommands } from '@auction/engine/testing';
 import { Agent, request } from 'node:http';
 import { procCpuSeconds, startChildServer } from '../src/testing/child-server';
 

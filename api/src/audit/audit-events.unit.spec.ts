@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { AuditEvent } from '@auction/contracts';
-import { eventHash } from '@auction/engine';
+import { eventHash } from '@auction/engine/testing';
 import { sellerView, toAuditEvent } from './audit-events';
 import { checkShownChain } from './audit-verify';
 

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { AuditEvent, type AuditVerification } from '@auction/contracts';
-import { eventHash } from '@auction/engine';
+import { eventHash } from '@auction/engine/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type TestUser,

@@ -1,4 +1,5 @@
-import { type AuctionView, type CategoryView, DAY_MS } from '@auction/contracts';
+import { type AuctionView, type CategoryView } from '@auction/contracts';
+import { DAY_MS } from '@auction/contracts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestUser, fetchAuction, signUpAndLogIn } from '../testing/fixtures';
 import { type TestServer, startTestServer } from '../testing/test-server';

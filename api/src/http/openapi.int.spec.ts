@@ -1,10 +1,5 @@
-import {
-  API_BASE,
-  DAY_MS,
-  formatWholeCents,
-  rules,
-  startingPriceMessages,
-} from '@auction/contracts';
+import { API_BASE, rules } from '@auction/contracts';
+import { DAY_MS, formatWholeCents, startingPriceMessages } from '@auction/contracts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app';
 import { signUpAndLogIn } from '../testing/fixtures';

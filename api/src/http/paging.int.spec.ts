@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DAY_MS } from '@auction/contracts';
+import { DAY_MS } from '@auction/contracts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestUser, signUpAndLogIn } from '../testing/fixtures';
 import type { TestClient } from '../testing/test-server';

@@ -10,7 +10,8 @@ import {
   sortBids,
   withBidsPage,
 } from '@auction/contracts';
-import { type AuctionState, decide, evolve, initialState } from '@auction/engine';
+import { type AuctionState, evolve, initialState } from '@auction/engine';
+import { decide } from '@auction/engine/testing';
 import { bidsPageOf, decodeCursor } from '@auction/projections';
 import { timelineArbitrary } from '@auction/testkit';
 import { bidCountAfter, isBroadcast, socketPayload } from './auction-events';

@@ -12,7 +12,8 @@ import {
   minimumRaise,
   socketEventNames,
 } from '@auction/contracts';
-import { type RecordedEvent, partitionOf, verifyChain } from '@auction/engine';
+import { type RecordedEvent, verifyChain } from '@auction/engine';
+import { partitionOf } from '@auction/engine/testing';
 import {
   type CollectionSpec,
   type Doc,

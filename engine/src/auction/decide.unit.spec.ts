@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DAY_MS, isoToMs } from '@auction/contracts';
+import { isoToMs } from '@auction/contracts';
+import { DAY_MS } from '@auction/contracts/testing';
 import type {
   AuctionCommand,
   AuctionCancelled,

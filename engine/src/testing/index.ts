@@ -6,6 +6,13 @@ import { genesisHash } from '../chain/hash-chain';
 import { sealEvents } from '../chain/seal';
 import type { EventStore } from '../event-store/event-store';
 
+// What other workspaces' tests and benchmarks use of the engine beyond its face: the decider
+// itself, the hash of one event, the partition a key lands on, the event store's input.
+export { decide } from '../auction/decide';
+export { eventHash } from '../chain/hash-chain';
+export { partitionOf } from '../cluster/partitioner';
+export type { NewEvent } from '../event-store/event-store';
+
 /**
  * Test support for other workspaces: decides commands for one auction with the real decider and
  * appends every accepted event, sealed into the hash chain, as an actor would but without one

@@ -1,21 +1,11 @@
 export {
-  Cents,
-  Dollars,
   MAX_CENTS,
   centsToDollars,
   dollarsToCents,
   formatCents,
-  formatWholeCents,
   hasAtMostTwoDecimals,
 } from './money';
-export {
-  type TextKind,
-  normaliseText,
-  hiddenCharacterIn,
-  hiddenCharactersMessage,
-  visibleText,
-} from './text';
-export { IsoTime, toIsoTime, isoToMs, DAY_MS } from './time';
+export { IsoTime, toIsoTime, isoToMs } from './time';
 export {
   Id,
   SYSTEM_ACTOR,
@@ -29,7 +19,6 @@ export {
 export { rules } from './rules';
 export {
   IncrementRule,
-  ONE_DOLLAR_CENTS,
   bidIncrements,
   defaultIncrementRule,
   incrementAt,
@@ -37,11 +26,10 @@ export {
   minimumRaise,
 } from './increments';
 export { fixedCategories } from './categories';
-export { type PriceFacts, type ReserveStatus, reserveStatus, buyNowOnOffer } from './reserve';
+export { type PriceFacts, reserveStatus, buyNowOnOffer } from './reserve';
 export type { AuctionStatus } from './auction-status';
 export {
   errorCatalog,
-  errorCodes,
   rejection,
   bidTooLow,
   buyNowPriceChanged,
@@ -51,35 +39,21 @@ export {
   type Rejection,
 } from './errors';
 export {
-  ImageRef,
   SoftClose,
-  AuctionTitle,
-  AuctionDescription,
-  CancellationReason,
-  RetractionReason,
   AuctionCreated,
   AuctionEdited,
   AuctionCancelled,
   BidPlaced,
   BidEdited,
-  BidMaximumRaised,
   AutomaticBidPlaced,
   BidRetracted,
   AuctionClosed,
   AuctionEndingSoon,
   AuctionEvent,
-  auctionEventTypes,
-  type AuctionEventType,
 } from './events/auction-events';
-export {
-  CategoryName,
-  CategoryDescription,
-  CategoryCreated,
-  CategoryNameReserved,
-  CategoryEvent,
-} from './events/category-events';
-export { EventMetadata, SaltHex, Sha256Hex } from './events/metadata';
-export { type StoredEvent, asAuctionEvent } from './events/as-auction-event';
+export { CategoryCreated, CategoryNameReserved } from './events/category-events';
+export { EventMetadata } from './events/metadata';
+export { asAuctionEvent } from './events/as-auction-event';
 export {
   CommandMetadata,
   CreateAuction,
@@ -92,20 +66,16 @@ export {
   CloseAuction,
   AnnounceEndingSoon,
   AuctionCommand,
-  type AuctionCommandType,
 } from './commands/auction-commands';
 export {
   PublicUser,
-  ImageView,
   BidView,
   RetractionView,
-  AuctionStatusView,
   AuctionView,
   CategoryView,
   ProfileStatistics,
   RecentActivity,
   HistoryType,
-  HistoryStatus,
   HistoryEntry,
   WinningItem,
   WinningsStatistics,
@@ -116,7 +86,6 @@ export {
 } from './http/views';
 export {
   type BidFacts,
-  type Ranked,
   type RetractionFacts,
   RETRACTIONS_SHOWN,
   bidView,
@@ -128,9 +97,7 @@ export {
 export { WatchlistState, watchlistOperations } from './http/watchlist';
 export {
   AuditEvent,
-  AuditStatus,
   AuditState,
-  ChainBreak,
   AuditChainCheck,
   AuditTruncationCheck,
   AuditDifference,
@@ -140,69 +107,26 @@ export {
   AuditPoint,
   auditOperations,
 } from './http/audit';
-export {
-  API_BASE,
-  READ_MODELS_BEHIND_HEADER,
-  type Method,
-  type Operation,
-  operationTable,
-  pathOf,
-} from './http/operation';
+export { API_BASE, READ_MODELS_BEHIND_HEADER, type Operation } from './http/operation';
 export { operations, serviceOperations } from './http/operations';
 export {
   BIDS_PAGE_SIZE,
   MAX_PAGE_SIZE,
   MAX_CURSOR_LENGTH,
   INVALID_CURSOR,
-  INVALID_LIMIT,
-  NextCursor,
   PageQuery,
-  pageFields,
 } from './http/paging';
-export { DECIMALS } from './http/input';
+export { LoginFields, SignupFields, passwordsMatch, LoginBody, authOperations } from './http/auth';
 export {
-  Email,
-  LoginFields,
-  SignupFields,
-  passwordsMatch,
-  LoginBody,
-  SignupBody,
-  GoogleLoginBody,
-  authOperations,
-} from './http/auth';
-export {
-  startingPriceMessages,
   CreateAuctionBody,
   type EndChange,
-  EditAuctionBody,
-  AuctionIdParams,
-  AuctionIdQuery,
-  AuctionFilters,
   CreateCategoryBody,
   auctionOperations,
 } from './http/auctions';
-export {
-  AMOUNT_REQUIRED,
-  BidAmount,
-  PlaceBidBody,
-  EditBidBody,
-  BuyNowBody,
-  BidParams,
-  bidOperations,
-} from './http/bids';
-export { HistoryQuery, userOperations } from './http/users';
-export {
-  AccountRegistered,
-  AccountDeletionRequested,
-  AccountDeleted,
-  UserEvent,
-} from './events/user-events';
-export {
-  AuctionWatched,
-  AuctionUnwatched,
-  WatchlistEvent,
-  watchlistEventTypes,
-} from './events/watchlist-events';
+export { AMOUNT_REQUIRED, BidAmount, bidOperations } from './http/bids';
+export { userOperations } from './http/users';
+export { AccountDeleted, UserEvent } from './events/user-events';
+export { WatchlistEvent } from './events/watchlist-events';
 export {
   WatchAuction,
   UnwatchAuction,

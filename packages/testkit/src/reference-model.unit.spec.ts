@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DAY_MS, isoToMs, toIsoTime } from '@auction/contracts';
+import { isoToMs, toIsoTime } from '@auction/contracts';
+import { DAY_MS } from '@auction/contracts/testing';
 import type { AuctionCommand, EditAuction, ErrorCode, IncrementRule } from '@auction/contracts';
 import { createModel } from './reference-model';
 import type { ModelView } from './reference-model';

@@ -6,7 +6,8 @@ import {
   auctionStream,
   categoryStream,
 } from '@auction/contracts';
-import { type AuctionState, decide, evolve, initialState } from '@auction/engine';
+import { type AuctionState, evolve, initialState } from '@auction/engine';
+import { decide } from '@auction/engine/testing';
 import type { ProjectedEvent } from '../runner/projection';
 
 export const T0 = Date.parse('2030-01-01T12:00:00.000Z');

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DAY_MS, WinningItem, WinningsStatistics } from '@auction/contracts';
+import { WinningItem, WinningsStatistics } from '@auction/contracts';
+import { DAY_MS } from '@auction/contracts/testing';
 import { EventLog, T0, iso } from '../testing/event-log';
 import { projectionHarness, expectSameOnceAndTwice } from '../testing/harness';
 import { userWinnings } from './winnings-queries';

@@ -1,12 +1,5 @@
-import {
-  CreateAuctionBody,
-  CreateCategoryBody,
-  LoginBody,
-  SignupBody,
-  formatWholeCents,
-  rules,
-  startingPriceMessages,
-} from '@auction/contracts';
+import { CreateAuctionBody, CreateCategoryBody, LoginBody, rules } from '@auction/contracts';
+import { SignupBody, formatWholeCents, startingPriceMessages } from '@auction/contracts/testing';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { LoginForm, SignupForm } from './auth/schemas';

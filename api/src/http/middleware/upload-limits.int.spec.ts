@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DAY_MS } from '@auction/contracts';
+import { DAY_MS } from '@auction/contracts/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type TestUser, signUpAndLogIn } from '../../testing/fixtures';
 import {

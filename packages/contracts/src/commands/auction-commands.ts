@@ -109,4 +109,3 @@ export type BuyNow = z.infer<typeof BuyNow>;
 export type CloseAuction = z.infer<typeof CloseAuction>;
 export type AnnounceEndingSoon = z.infer<typeof AnnounceEndingSoon>;
 export type AuctionCommand = z.infer<typeof AuctionCommand>;
-export type AuctionCommandType = AuctionCommand['type'];

@@ -203,5 +203,4 @@ export type BidRetracted = z.infer<typeof BidRetracted>;
 export type AuctionClosed = z.infer<typeof AuctionClosed>;
 export type AuctionEndingSoon = z.infer<typeof AuctionEndingSoon>;
 export type AuctionEvent = z.infer<typeof AuctionEvent>;
-export type AuctionEventType = AuctionEvent['type'];
 export const auctionEventTypes = AuctionEvent.options.map((o) => o.shape.type.value);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type AuctionView, DAY_MS } from '@auction/contracts';
+import { type AuctionView } from '@auction/contracts';
+import { DAY_MS } from '@auction/contracts/testing';
 import { systemClock } from '@auction/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestUser, signUpAndLogIn } from '../../../testing/fixtures';
