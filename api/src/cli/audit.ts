@@ -180,7 +180,14 @@ const checkExport = (file: string): number => {
   return 0;
 };
 
-const main = async (args: readonly string[]): Promise<number> => {
+type Options = { verify: boolean; export?: string | undefined };
+type Command =
+  | { kind: 'usage'; message: string }
+  | { kind: 'check'; file: string }
+  | { kind: 'audit'; auctionId: string; point: AuditPoint; options: Options };
+
+/** What the arguments ask for, or the usage error to print. */
+const commandOf = (args: readonly string[]): Command => {
   let parsed;
   try {
     parsed = parseArgs({
@@ -195,31 +202,74 @@ const main = async (args: readonly string[]): Promise<number> => {
       },
     });
   } catch (error) {
-    console.error(`${(error as Error).message}\n${usage}`);
-    return 2;
+    return { kind: 'usage', message: `${(error as Error).message}\n${usage}` };
   }
   const { values, positionals } = parsed;
-  if (values.check !== undefined) {
-    if (positionals.length > 0 || values.check.trim() === '') {
-      console.error(usage);
-      return 2;
-    }
-    return checkExport(values.check);
-  }
+  if (values.check !== undefined)
+    return positionals.length > 0 || values.check.trim() === ''
+      ? { kind: 'usage', message: usage }
+      : { kind: 'check', file: values.check };
   const [auctionId, ...extra] = positionals;
-  if (auctionId === undefined || extra.length > 0 || !Id.safeParse(auctionId).success) {
-    console.error(usage);
-    return 2;
-  }
-  if (values.export !== undefined && values.export.trim() === '') {
-    console.error(`--export needs a file name\n${usage}`);
-    return 2;
-  }
+  if (auctionId === undefined || extra.length > 0 || !Id.safeParse(auctionId).success)
+    return { kind: 'usage', message: usage };
+  if (values.export !== undefined && values.export.trim() === '')
+    return { kind: 'usage', message: `--export needs a file name\n${usage}` };
   const point = AuditPoint.safeParse({ revision: values.revision, at: values.at });
-  if (!point.success) {
-    console.error(`${point.error.issues[0]?.message ?? 'Invalid point'}\n${usage}`);
+  if (!point.success)
+    return {
+      kind: 'usage',
+      message: `${point.error.issues[0]?.message ?? 'Invalid point'}\n${usage}`,
+    };
+  return {
+    kind: 'audit',
+    auctionId,
+    point: point.data,
+    options: { verify: values.verify, export: values.export },
+  };
+};
+
+/** Prints the timeline, the state at the point, and what the options ask; the exit code. */
+const report = async (
+  audit: AuctionAudit,
+  users: UserDirectory,
+  auctionId: string,
+  point: AuditPoint,
+  options: Options,
+): Promise<number> => {
+  await audit.owner(auctionId);
+  const events = await audit.events(auctionId);
+  const actors = [...new Set(events.flatMap((e) => (e.actorId === null ? [] : [e.actorId])))];
+  const names = await users.lookup(actors);
+  console.log(`Auction ${auctionId}: ${events.length} events`);
+  for (const event of events) console.log(timelineLine(event, names));
+  let code = 0;
+  try {
+    printState(await audit.state(auctionId, point));
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.code !== 'EVENT_UNREADABLE') throw error;
+    console.log(`\n${error.message}`);
+    code = 1;
+  }
+  if (options.verify) {
+    const verification = await audit.verify(auctionId);
+    printVerification(verification);
+    // A read model that is only behind is lag, not a finding: exit 0 unless something differs.
+    if (verification.problems.length > 0) code = 1;
+  }
+  if (options.export !== undefined) {
+    const count = await exportTo(audit, auctionId, options.export);
+    console.log(`\nExported ${count} events to ${options.export}`);
+  }
+  return code;
+};
+
+const main = async (args: readonly string[]): Promise<number> => {
+  const command = commandOf(args);
+  if (command.kind === 'usage') {
+    console.error(command.message);
     return 2;
   }
+  if (command.kind === 'check') return checkExport(command.file);
   const config = loadConfig();
   const embedded = (file: string) => join(config.DATA_DIR, file);
   if (config.EVENTSTORE_CONNECTION_STRING === undefined && !existsSync(embedded('events.sqlite'))) {
@@ -234,31 +284,7 @@ const main = async (args: readonly string[]): Promise<number> => {
   const users = accounts?.accounts ?? nobody;
   const audit = new AuctionAudit({ events: stores.events, read: stores.read, users });
   try {
-    await audit.owner(auctionId);
-    const events = await audit.events(auctionId);
-    const actors = [...new Set(events.flatMap((e) => (e.actorId === null ? [] : [e.actorId])))];
-    const names = await users.lookup(actors);
-    console.log(`Auction ${auctionId}: ${events.length} events`);
-    for (const event of events) console.log(timelineLine(event, names));
-    let code = 0;
-    try {
-      printState(await audit.state(auctionId, point.data));
-    } catch (error) {
-      if (!(error instanceof DomainError) || error.code !== 'EVENT_UNREADABLE') throw error;
-      console.log(`\n${error.message}`);
-      code = 1;
-    }
-    if (values.verify) {
-      const verification = await audit.verify(auctionId);
-      printVerification(verification);
-      // A read model that is only behind is lag, not a finding: exit 0 unless something differs.
-      if (verification.problems.length > 0) code = 1;
-    }
-    if (values.export !== undefined) {
-      const count = await exportTo(audit, auctionId, values.export);
-      console.log(`\nExported ${count} events to ${values.export}`);
-    }
-    return code;
+    return await report(audit, users, command.auctionId, command.point, command.options);
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     console.error(error.message);

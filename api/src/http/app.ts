@@ -1,5 +1,5 @@
 import { API_BASE, serviceOperations } from '@auction/contracts';
-import express, { type RequestHandler } from 'express';
+import express, { type Express, type RequestHandler, type Router } from 'express';
 import type { AppDeps } from '../app-deps';
 import { auditRoutes } from './routes/audit/routes';
 import { auctionRoutes } from './routes/auctions/routes';
@@ -45,20 +45,8 @@ const csrfGuardFor = (deps: AppDeps, port: () => number): RequestHandler => {
   };
 };
 
-/** The HTTP app: `/api/v1` (JSON, sessions, CSRF) and the uploaded images. */
-export const createApp = (deps: AppDeps, port: () => number) => {
-  const session = sessionMiddleware(deps);
-  const consistency = new ReadYourWrites(deps, {
-    waitMs: deps.config.READ_WAIT_MS,
-    // The token's cookie goes where the session's does (session.ts).
-    secure: deps.origin.startsWith('https:'),
-    crossSite: anyCrossSite(deps.origin, deps.config.CORS_ORIGINS ?? []),
-  });
-  const app = express();
-  app.disable('x-powered-by');
-  // JSON answers are computed per request; no ETag hash of every body.
-  app.set('etag', false);
-  app.set('trust proxy', deps.config.TRUST_PROXY ? 1 : false);
+/** What every response carries first: the security headers and, with CORS_ORIGINS, CORS. */
+const outerLayers = (app: Express, deps: AppDeps): void => {
   app.use(
     securityHeaders({
       contentSecurityPolicy: {
@@ -87,17 +75,27 @@ export const createApp = (deps: AppDeps, port: () => number) => {
       uploadsInProgress: deps.config.UPLOADS_IN_PROGRESS,
     }),
   );
+};
 
-  const json = express.json({ limit: '100kb', strict: true });
-  // A request without a body (no Content-Length, no Transfer-Encoding: what body-parser checks
-  // first) has nothing to parse: most API requests are reads.
-  const jsonBody: RequestHandler = (req, res, next) =>
-    req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined
-      ? next()
-      : json(req, res, next);
+const json = express.json({ limit: '100kb', strict: true });
+/**
+ * JSON bodies. A request without a body (no Content-Length, no Transfer-Encoding: what
+ * body-parser checks first) has nothing to parse: most API requests are reads.
+ */
+const jsonBody: RequestHandler = (req, res, next) =>
+  req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined
+    ? next()
+    : json(req, res, next);
+
+/** `/api/v1`: one router layer for what runs before the routes, then the routes by feature. */
+const apiRouter = (
+  deps: AppDeps,
+  port: () => number,
+  session: RequestHandler,
+  consistency: ReadYourWrites,
+): Router => {
   const passport = createPassport(deps);
   const api = express.Router();
-  // Every API request: one router layer for what runs before the routes.
   api.use(
     inSequence(
       jsonBody,
@@ -121,8 +119,25 @@ export const createApp = (deps: AppDeps, port: () => number) => {
   api.use(watchlistRoutes(deps, consistency));
   api.use(notFound);
   api.use(errorHandler(deps.log));
+  return api;
+};
 
-  app.use(API_BASE, api);
+/** The HTTP app: `/api/v1` (JSON, sessions, CSRF), the uploaded images and the web app. */
+export const createApp = (deps: AppDeps, port: () => number) => {
+  const session = sessionMiddleware(deps);
+  const consistency = new ReadYourWrites(deps, {
+    waitMs: deps.config.READ_WAIT_MS,
+    // The token's cookie goes where the session's does (session.ts).
+    secure: deps.origin.startsWith('https:'),
+    crossSite: anyCrossSite(deps.origin, deps.config.CORS_ORIGINS ?? []),
+  });
+  const app = express();
+  app.disable('x-powered-by');
+  // JSON answers are computed per request; no ETag hash of every body.
+  app.set('etag', false);
+  app.set('trust proxy', deps.config.TRUST_PROXY ? 1 : false);
+  outerLayers(app, deps);
+  app.use(API_BASE, apiRouter(deps, port, session, consistency));
   app.use(UPLOADS_PATH, deps.images.serve);
   app.use(webApp(deps.config.WEB_DIR));
   app.use(notFound);

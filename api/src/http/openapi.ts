@@ -149,7 +149,8 @@ const operationId = (op: Operation) =>
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-const buildDocument = () => {
+/** The views and each operation's success envelope, as named JSON schemas; each envelope's name. */
+const componentSchemas = () => {
   const registry = z.registry<{ id: string }>();
   const views: Record<string, z.ZodType> = {
     AuctionView,
@@ -189,44 +190,52 @@ const buildDocument = () => {
     delete schema.$schema;
     delete schema.$id;
   }
+  return { schemas, envelopes };
+};
 
+const FAILURE = {
+  description:
+    'Refused: 400 invalid input (the message names the field), 401 not logged in, 403 not allowed, 404 not found, 409 conflicts with the current state, 413 too large, 415 not an image, 429 rate limited',
+  content: { 'application/json': { schema: ref('Failure') } },
+};
+
+/** One operation's entry under `paths`. */
+const pathItem = (op: Operation, envelope: string | undefined) => {
+  const success =
+    op.ok === 302
+      ? { description: 'Redirect', headers: { Location: { schema: { type: 'string' } } } }
+      : {
+          description: 'Success',
+          content: op.raw
+            ? {
+                [op.raw.contentType]: {
+                  schema: op.raw.schema ? outputSchema(op.raw.schema) : {},
+                },
+              }
+            : { 'application/json': { schema: ref(envelope as string) } },
+        };
+  return {
+    operationId: operationId(op),
+    summary: op.summary,
+    tags: [op.path.split('/')[1]],
+    ...(op.auth === 'user' ? { security: [{ session: [] }] } : { security: [] }),
+    parameters: [...parametersOf(op.params, 'path'), ...parametersOf(op.query, 'query')],
+    ...(op.body ? { requestBody: requestBodyOf(op) } : {}),
+    responses: {
+      [String(op.ok)]: success,
+      ...guardResponses(op, ref('Failure')),
+      '4XX': FAILURE,
+    },
+  };
+};
+
+const buildDocument = () => {
+  const { schemas, envelopes } = componentSchemas();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
-    const envelope = envelopes.get(op);
-    const success =
-      op.ok === 302
-        ? { description: 'Redirect', headers: { Location: { schema: { type: 'string' } } } }
-        : {
-            description: 'Success',
-            content: op.raw
-              ? {
-                  [op.raw.contentType]: {
-                    schema: op.raw.schema ? outputSchema(op.raw.schema) : {},
-                  },
-                }
-              : { 'application/json': { schema: ref(envelope as string) } },
-          };
-    const failure = {
-      description:
-        'Refused: 400 invalid input (the message names the field), 401 not logged in, 403 not allowed, 404 not found, 409 conflicts with the current state, 413 too large, 415 not an image, 429 rate limited',
-      content: { 'application/json': { schema: ref('Failure') } },
-    };
     paths[op.path] ??= {};
-    (paths[op.path] as Record<string, unknown>)[op.method] = {
-      operationId: operationId(op),
-      summary: op.summary,
-      tags: [op.path.split('/')[1]],
-      ...(op.auth === 'user' ? { security: [{ session: [] }] } : { security: [] }),
-      parameters: [...parametersOf(op.params, 'path'), ...parametersOf(op.query, 'query')],
-      ...(op.body ? { requestBody: requestBodyOf(op) } : {}),
-      responses: {
-        [String(op.ok)]: success,
-        ...guardResponses(op, ref('Failure')),
-        '4XX': failure,
-      },
-    };
+    (paths[op.path] as Record<string, unknown>)[op.method] = pathItem(op, envelopes.get(op));
   }
-
   return {
     openapi: '3.1.0',
     info: {

@@ -42,6 +42,56 @@ export const standingBidCount = (state: AuctionState): number => {
   return count;
 };
 
+type BidEvent = Extract<
+  Broadcast,
+  { type: 'BidPlaced' | 'BidEdited' | 'AutomaticBidPlaced' | 'BidRetracted' }
+>;
+
+/** The bid an event is about, with its bidder's profile, and the end a soft-close bid moved. */
+const bidChange = (
+  event: BidEvent,
+  state: AuctionState,
+  users: ReadonlyMap<string, PublicUser>,
+): Pick<AuctionSocketEvent, 'bid'> & { changes?: AuctionSocketEvent['changes'] } => {
+  const d = event.data;
+  const placed = state.bids.get(d.bidId);
+  return {
+    bid: bidView(
+      {
+        bidId: d.bidId,
+        auctionId: d.auctionId,
+        bidderId: d.bidderId,
+        amount: d.amount,
+        placedAt: placed?.placedAt ?? d.at,
+        automatic: event.type === 'AutomaticBidPlaced',
+      },
+      users.get(d.bidderId) ?? deletedUser(d.bidderId),
+    ),
+    ...('endsAt' in d && d.endsAt !== undefined
+      ? { changes: { auctionEndTime: d.endsAt, extended: true } }
+      : {}),
+  };
+};
+
+/**
+ * The public fields an edit changed, as views show them. The reserve's amount stays the seller's:
+ * `reserve` in the payload says whether it is met.
+ */
+const editedFields = (
+  changed: Extract<Broadcast, { type: 'AuctionEdited' }>['data'],
+  imageUrl: ImageUrl,
+): Record<string, unknown> => {
+  const changes: Record<string, unknown> = {};
+  if (changed.title !== undefined) changes.title = changed.title;
+  if (changed.description !== undefined) changes.description = changed.description;
+  if (changed.image !== undefined)
+    changes.image = changed.image ? { url: imageUrl(changed.image) } : null;
+  if (changed.startingPrice !== undefined)
+    changes.startingPrice = centsToDollars(changed.startingPrice);
+  if (changed.endsAt !== undefined) changes.auctionEndTime = changed.endsAt;
+  return changes;
+};
+
 /**
  * The payload of one auction event for the room `auction:{id}`: the stream revision, the bid it is
  * about (with the bidder's public profile) and the auction as it stands after it (`state`, and
@@ -76,39 +126,10 @@ export const socketPayload = (
     case 'BidPlaced':
     case 'BidEdited':
     case 'AutomaticBidPlaced':
-    case 'BidRetracted': {
-      const d = event.data;
-      const placed = state.bids.get(d.bidId);
-      return {
-        ...base,
-        bid: bidView(
-          {
-            bidId: d.bidId,
-            auctionId: d.auctionId,
-            bidderId: d.bidderId,
-            amount: d.amount,
-            placedAt: placed?.placedAt ?? d.at,
-            automatic: event.type === 'AutomaticBidPlaced',
-          },
-          users.get(d.bidderId) ?? deletedUser(d.bidderId),
-        ),
-        // A bid in the soft-close window moved the end.
-        ...('endsAt' in d && d.endsAt !== undefined
-          ? { changes: { auctionEndTime: d.endsAt, extended: true } }
-          : {}),
-      };
-    }
+    case 'BidRetracted':
+      return { ...base, ...bidChange(event, state, users) };
     case 'AuctionEdited': {
-      const { auctionId: _id, at: _at, ...changed } = event.data;
-      const changes: Record<string, unknown> = {};
-      if (changed.title !== undefined) changes.title = changed.title;
-      if (changed.description !== undefined) changes.description = changed.description;
-      if (changed.image !== undefined)
-        changes.image = changed.image ? { url: imageUrl(changed.image) } : null;
-      if (changed.startingPrice !== undefined)
-        changes.startingPrice = centsToDollars(changed.startingPrice);
-      if (changed.endsAt !== undefined) changes.auctionEndTime = changed.endsAt;
-      // The reserve's amount stays the seller's: `reserve` in the payload says whether it is met.
+      const changes = editedFields(event.data, imageUrl);
       return Object.keys(changes).length === 0 ? quiet : { ...base, bid: null, changes };
     }
     case 'AuctionCancelled':

@@ -22,7 +22,7 @@ import { MongoSessionStore } from '../stores/sessions/mongo-session-store';
 import { SqliteSessionStore } from '../stores/sessions/sqlite-session-store';
 import { FileImageStore } from '../stores/images/file-image-store';
 import type { ImageStore } from '../stores/images/image-store';
-import type { RateLimitStores } from '../stores/rate-limits/rate-limit-store';
+import { type RateLimitStores, inProcessRateLimits } from '../stores/rate-limits/rate-limit-store';
 import type { UserSessionStore } from '../stores/sessions/session-store';
 
 type StoreConfig = Pick<
@@ -220,6 +220,32 @@ export const openAccounts = async (
   };
 };
 
+type Probes = Record<StoreName, { adapter: string; probe: () => Promise<unknown> }>;
+
+/**
+ * `GET /health`'s view of the stores: each probe within `timeoutMs`, and the embedded ones marked
+ * not writable when DATA_DIR's file system has no room.
+ */
+const storeHealth =
+  (probes: Probes, dir: string) =>
+  async (timeoutMs = HEALTH_TIMEOUT_MS): Promise<Record<StoreName, StoreStatus>> => {
+    const room = hasRoom(dir);
+    const entries = await Promise.all(
+      Object.entries(probes).map(async ([name, { adapter, probe }]) => {
+        const reachable = await withDeadline(probe(), timeoutMs, name).then(
+          () => true,
+          () => false,
+        );
+        const full = (adapter === 'sqlite' || adapter === 'files') && !(await room);
+        return [
+          name,
+          full ? { adapter, reachable, writable: false } : { adapter, reachable },
+        ] as const;
+      }),
+    );
+    return Object.fromEntries(entries) as Record<StoreName, StoreStatus>;
+  };
+
 /**
  * Opens every store: the event log on EventStoreDB when EVENTSTORE_CONNECTION_STRING is set, the
  * rest on MongoDB when MONGODB_URL is set, and each on its embedded default (SQLite and files
@@ -255,9 +281,9 @@ export const openStores = async (
         ];
     const rateLimits: RateLimitStores = mongo
       ? (prefix) => new MongoRateLimitStore(mongo, dbName, prefix)
-      : () => undefined;
+      : inProcessRateLimits;
     const onMongo = (embedded: string) => (mongo ? 'mongodb' : embedded);
-    const probes: Record<StoreName, { adapter: string; probe: () => Promise<unknown> }> = {
+    const probes: Probes = {
       events: {
         adapter: config.EVENTSTORE_CONNECTION_STRING ? 'eventstoredb' : 'sqlite',
         probe: () => events.streamRevision('health-probe'),
@@ -278,23 +304,7 @@ export const openStores = async (
         mongo
           ? secretInMongo(mongo, dbName)
           : Promise.resolve(secretInFile(join(dir, 'session-secret'))),
-      health: async (timeoutMs = HEALTH_TIMEOUT_MS) => {
-        const room = hasRoom(dir);
-        const entries = await Promise.all(
-          Object.entries(probes).map(async ([name, { adapter, probe }]) => {
-            const reachable = await withDeadline(probe(), timeoutMs, name).then(
-              () => true,
-              () => false,
-            );
-            const full = (adapter === 'sqlite' || adapter === 'files') && !(await room);
-            return [
-              name,
-              full ? { adapter, reachable, writable: false } : { adapter, reachable },
-            ] as const;
-          }),
-        );
-        return Object.fromEntries(entries) as Record<StoreName, StoreStatus>;
-      },
+      health: storeHealth(probes, dir),
       close: async () => {
         await Promise.allSettled([sessions.close(), accounts.close(), images.close()]);
         await read.close();

@@ -24,7 +24,7 @@ import { type Account, userView } from '../../../accounts/account';
 import type { AppDeps } from '../../../app-deps';
 import { commandMetadata } from '../../request-context';
 import { respond } from '../../respond';
-import { routesOn } from '../../route';
+import { type OperationHandler, routesOn } from '../../route';
 import { startSession } from '../../middleware/session';
 import type { AppPassport } from './passport';
 
@@ -106,17 +106,10 @@ const callbackUrl = (deps: AppDeps, req: Request): URL => {
   return url;
 };
 
-/**
- * Google (any OpenID Connect provider) sign-in: the authorization code flow with state, nonce and
- * PKCE, and `POST /google-login` for an ID token the provider signed. The provider's identity is
- * matched to an account by subject, then by verified e-mail (linking it), else a new account.
- */
-export const googleRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
-  const router = Router();
-  const route = routesOn(router, '/auth');
+/** The provider's discovered configuration and keys, fetched once; fetched again after a failure. */
+const providerOf = () => {
   let discovered: Promise<Provider> | undefined;
-
-  const provider = (settings: Settings): Promise<Provider> => {
+  return (settings: Settings): Promise<Provider> => {
     discovered ??= (async () => {
       const issuerUrl = new URL(settings.issuer);
       const config = await discovery(
@@ -139,58 +132,57 @@ export const googleRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
     });
     return discovered;
   };
+};
+type ProviderOf = ReturnType<typeof providerOf>;
 
-  const register = async (req: Request, identity: Identity): Promise<Account> => {
-    const id = randomUUID();
-    const metadata = commandMetadata(req, deps, id);
-    const account = await deps.accounts.create({
-      id,
-      ...namesOf(identity),
-      email: identity.email,
-      imageUrl: null,
-      passwordHash: null,
-      googleSubject: identity.sub,
-      createdAt: metadata.at,
-    });
+const register = async (deps: AppDeps, req: Request, identity: Identity): Promise<Account> => {
+  const id = randomUUID();
+  const metadata = commandMetadata(req, deps, id);
+  const account = await deps.accounts.create({
+    id,
+    ...namesOf(identity),
+    email: identity.email,
+    imageUrl: null,
+    passwordHash: null,
+    googleSubject: identity.sub,
+    createdAt: metadata.at,
+  });
+  try {
+    await deps.engine.recordAccountEvent(
+      { type: 'AccountRegistered', data: { userId: id, method: 'google', at: metadata.at } },
+      metadata,
+    );
+  } catch (error) {
+    await deps.accounts.erase(id);
+    throw error;
+  }
+  return account;
+};
+
+/** The account of a provider's identity: by subject, then by verified e-mail (linked), else new. */
+const accountOf = async (deps: AppDeps, req: Request, identity: Identity): Promise<Account> => {
+  for (let attempt = 0; ; attempt++) {
+    const linked = await deps.accounts.byGoogleSubject(identity.sub);
+    if (linked) return linked;
+    const byEmail = await deps.accounts.byEmail(identity.email);
+    if (byEmail) {
+      if (byEmail.googleSubject !== null) throw new DomainError(rejection('EMAIL_TAKEN'));
+      await deps.accounts.linkGoogle(byEmail.id, identity.sub);
+      return (await deps.accounts.byId(byEmail.id)) ?? byEmail;
+    }
     try {
-      await deps.engine.recordAccountEvent(
-        { type: 'AccountRegistered', data: { userId: id, method: 'google', at: metadata.at } },
-        metadata,
-      );
+      return await register(deps, req, identity);
     } catch (error) {
-      await deps.accounts.erase(id);
+      // A concurrent sign-in for the same person created the account first: look it up again.
+      if (error instanceof DomainError && error.code === 'EMAIL_TAKEN' && attempt < 1) continue;
       throw error;
     }
-    return account;
-  };
+  }
+};
 
-  const signIn = async (req: Request, identity: Identity): Promise<Account> => {
-    for (let attempt = 0; ; attempt++) {
-      const linked = await deps.accounts.byGoogleSubject(identity.sub);
-      if (linked) return linked;
-      const byEmail = await deps.accounts.byEmail(identity.email);
-      if (byEmail) {
-        if (byEmail.googleSubject !== null) throw new DomainError(rejection('EMAIL_TAKEN'));
-        await deps.accounts.linkGoogle(byEmail.id, identity.sub);
-        return (await deps.accounts.byId(byEmail.id)) ?? byEmail;
-      }
-      try {
-        return await register(req, identity);
-      } catch (error) {
-        // A concurrent sign-in for the same person created the account first: look it up again.
-        if (error instanceof DomainError && error.code === 'EMAIL_TAKEN' && attempt < 1) continue;
-        throw error;
-      }
-    }
-  };
-
-  // Whether the Google buttons can work here: the web app disables them when not.
-  route(ops.googleStatus, (_req, res) => {
-    const enabled = settingsOf(deps) !== undefined;
-    respond(res, 200, enabled ? 'Google sign-in is available' : GOOGLE_OFF, { enabled });
-  });
-
-  route(ops.googleStart, async (req, res) => {
+const startFlow =
+  (deps: AppDeps, provider: ProviderOf): OperationHandler<typeof ops.googleStart> =>
+  async (req, res) => {
     const settings = requireSettings(deps);
     try {
       const { config } = await provider(settings);
@@ -216,9 +208,11 @@ export const googleRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
       deps.log('Google sign-in could not start', error);
       res.redirect(302, FAILURE_PATH);
     }
-  });
+  };
 
-  route(ops.googleCallback, async (req, res) => {
+const finishFlow =
+  (deps: AppDeps, provider: ProviderOf): OperationHandler<typeof ops.googleCallback> =>
+  async (req, res) => {
     const settings = requireSettings(deps);
     const pending = req.session.google;
     delete req.session.google;
@@ -233,15 +227,46 @@ export const googleRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
         idTokenExpected: true,
       });
       const identity = Identity.parse(tokens.claims());
-      await startSession(req, await signIn(req, identity));
+      await startSession(req, await accountOf(deps, req, identity));
       res.redirect(302, SUCCESS_PATH);
     } catch (error) {
       deps.log('Google sign-in failed', error);
       res.redirect(302, FAILURE_PATH);
     }
-  });
+  };
 
-  route(ops.googleLogin, async (req, res) => {
+/** The identity in an ID token the provider signed; a key set out of reach is our outage (503). */
+const identityOf = async (
+  deps: AppDeps,
+  settings: Settings,
+  { issuer, jwks }: Provider,
+  credential: string,
+): Promise<Identity> => {
+  try {
+    const { payload } = await jwtVerify(credential, jwks, {
+      // Google's own tokens may name the issuer without the scheme.
+      issuer: issuer === 'https://accounts.google.com' ? [issuer, 'accounts.google.com'] : issuer,
+      audience: settings.clientId,
+      algorithms: ID_TOKEN_ALGORITHMS,
+      requiredClaims: ['sub', 'exp', 'iat'],
+      clockTolerance: 5,
+    });
+    return Identity.parse(payload);
+  } catch (error) {
+    const unreachable =
+      error instanceof joseErrors.JWKSTimeout ||
+      !(error instanceof joseErrors.JOSEError || error instanceof z.ZodError);
+    deps.log(
+      unreachable ? 'Google sign-in: the key set cannot be fetched' : 'Google ID token rejected',
+      error,
+    );
+    throw new DomainError(rejection(unreachable ? 'UNAVAILABLE' : 'INVALID_ID_TOKEN'));
+  }
+};
+
+const idTokenLogin =
+  (deps: AppDeps, provider: ProviderOf): OperationHandler<typeof ops.googleLogin> =>
+  async (req, res) => {
     const settings = requireSettings(deps);
     // Any body that is not a token is the token's refusal, not a 400 naming a field.
     const body = ops.googleLogin.body.safeParse(req.body);
@@ -253,33 +278,28 @@ export const googleRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
       deps.log('Google sign-in: the issuer cannot be reached', error);
       throw new DomainError(rejection('UNAVAILABLE'));
     }
-    let identity: Identity;
-    try {
-      const { issuer, jwks } = issuerKeys;
-      const { payload } = await jwtVerify(body.data.credential, jwks, {
-        // Google's own tokens may name the issuer without the scheme.
-        issuer: issuer === 'https://accounts.google.com' ? [issuer, 'accounts.google.com'] : issuer,
-        audience: settings.clientId,
-        algorithms: ID_TOKEN_ALGORITHMS,
-        requiredClaims: ['sub', 'exp', 'iat'],
-        clockTolerance: 5,
-      });
-      identity = Identity.parse(payload);
-    } catch (error) {
-      // A key set that cannot be fetched is our outage, not a bad token.
-      const unreachable =
-        error instanceof joseErrors.JWKSTimeout ||
-        !(error instanceof joseErrors.JOSEError || error instanceof z.ZodError);
-      deps.log(
-        unreachable ? 'Google sign-in: the key set cannot be fetched' : 'Google ID token rejected',
-        error,
-      );
-      throw new DomainError(rejection(unreachable ? 'UNAVAILABLE' : 'INVALID_ID_TOKEN'));
-    }
-    const account = await signIn(req, identity);
+    const identity = await identityOf(deps, settings, issuerKeys, body.data.credential);
+    const account = await accountOf(deps, req, identity);
     await startSession(req, account);
     respond(res, 200, 'Login Successful', { user: userView(account, deps.imageUrl) });
-  });
+  };
 
+/**
+ * Google (any OpenID Connect provider) sign-in: the authorization code flow with state, nonce and
+ * PKCE, and `POST /google-login` for an ID token the provider signed. The provider's identity is
+ * matched to an account by subject, then by verified e-mail (linking it), else a new account.
+ */
+export const googleRoutes = (deps: AppDeps, _passport: AppPassport): Router => {
+  const router = Router();
+  const route = routesOn(router, '/auth');
+  const provider = providerOf();
+  // Whether the Google buttons can work here: the web app disables them when not.
+  route(ops.googleStatus, (_req, res) => {
+    const enabled = settingsOf(deps) !== undefined;
+    respond(res, 200, enabled ? 'Google sign-in is available' : GOOGLE_OFF, { enabled });
+  });
+  route(ops.googleStart, startFlow(deps, provider));
+  route(ops.googleCallback, finishFlow(deps, provider));
+  route(ops.googleLogin, idTokenLogin(deps, provider));
   return router;
 };

@@ -10,7 +10,7 @@ import { respond } from '../../respond';
 import { SESSION_COOKIE, endSession, startSession } from '../../middleware/session';
 import { claimUpload } from '../../middleware/image-upload';
 import { imageUploadOf } from '../../middleware/upload-limits';
-import { routesOn } from '../../route';
+import { type OperationHandler, routesOn } from '../../route';
 import { parseInput } from '../../validate';
 import { googleRoutes } from './google';
 import type { AppPassport } from './passport';
@@ -23,33 +23,35 @@ const validLogin: RequestHandler = (req, _res, next) => {
   next();
 };
 
-export const authRoutes = (deps: AppDeps, passport: AppPassport): Router => {
-  const router = Router();
-  const route = routesOn(router, '/auth');
-  const signupLimit = limiter({
+/** Sign-ups per address, and logins per address and e-mail with a looser cap per address. */
+const authLimits = (deps: AppDeps) => ({
+  signup: limiter({
     windowMs: 60 * MINUTE_MS,
     limit: deps.config.RATE_LIMIT_SIGNUP,
     key: clientAddress,
     message: 'Too many sign-ups from this address, please try again later',
     store: deps.rateLimits('signup'),
-  });
-  const loginLimit = limiter({
+  }),
+  login: limiter({
     windowMs: 15 * MINUTE_MS,
     limit: deps.config.RATE_LIMIT_LOGIN,
     key: (req) => `${clientAddress(req)} ${normaliseEmail((req.body as LoginBody).email)}`,
     message: 'Too many login attempts, please try again later',
     store: deps.rateLimits('login'),
-  });
-  // One address trying many e-mails: a looser cap across all of them.
-  const loginAddressLimit = limiter({
+  }),
+  // One address trying many e-mails.
+  loginAddress: limiter({
     windowMs: 15 * MINUTE_MS,
     limit: deps.config.RATE_LIMIT_LOGIN * 10,
     key: (req) => `address ${clientAddress(req)}`,
     message: 'Too many login attempts, please try again later',
     store: deps.rateLimits('login-address'),
-  });
+  }),
+});
 
-  route(ops.signup, signupLimit, imageUploadOf(deps), async (req, res, input) => {
+const signup =
+  (deps: AppDeps): OperationHandler<typeof ops.signup> =>
+  async (req, res, input) => {
     const body = input.body();
     const imageUrl = claimUpload(req);
     const id = randomUUID();
@@ -80,9 +82,11 @@ export const authRoutes = (deps: AppDeps, passport: AppPassport): Router => {
       throw error;
     }
     respond(res, 201, 'Sign Up Successful');
-  });
+  };
 
-  route(ops.login, validLogin, loginAddressLimit, loginLimit, async (req, res) => {
+const login =
+  (deps: AppDeps, passport: AppPassport): OperationHandler<typeof ops.login> =>
+  async (req, res) => {
     const account = await new Promise<Account | false>((resolve, reject) => {
       const authenticate = passport.authenticate(
         'local',
@@ -97,8 +101,14 @@ export const authRoutes = (deps: AppDeps, passport: AppPassport): Router => {
     if (!account) throw new DomainError(rejection('INVALID_CREDENTIALS'));
     await startSession(req, account);
     respond(res, 200, 'Login Successful', { user: userView(account, deps.imageUrl) });
-  });
+  };
 
+export const authRoutes = (deps: AppDeps, passport: AppPassport): Router => {
+  const router = Router();
+  const route = routesOn(router, '/auth');
+  const limits = authLimits(deps);
+  route(ops.signup, limits.signup, imageUploadOf(deps), signup(deps));
+  route(ops.login, validLogin, limits.loginAddress, limits.login, login(deps, passport));
   route(ops.logout, async (req, res) => {
     if (req.user) {
       deps.realtime.disconnectSession(req.sessionID);
@@ -107,11 +117,9 @@ export const authRoutes = (deps: AppDeps, passport: AppPassport): Router => {
     res.clearCookie(SESSION_COOKIE, { path: '/' });
     respond(res, 200, 'Logged Out');
   });
-
   route(ops.me, (req, res) => {
     respond(res, 200, 'OK', { user: userView(currentUser(req), deps.imageUrl) });
   });
-
   router.use(googleRoutes(deps, passport));
   return router;
 };

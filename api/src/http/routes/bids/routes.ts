@@ -15,9 +15,9 @@ import type { AppPassport } from '../auth/passport';
 import { sendCommand } from '../../commands';
 import type { ReadYourWrites } from '../../middleware/read-your-writes';
 import { limiter } from '../../middleware/rate-limit';
-import { commandMetadata, currentUser, newId } from '../../request-context';
+import { commandMetadata, currentUser, newId, requireLogin } from '../../request-context';
 import { respond } from '../../respond';
-import { routesOn } from '../../route';
+import { type OperationHandler, routesOn } from '../../route';
 
 /** Where a bid stands after a command: the amount of its last event there (else `fallback`). */
 const amountAfter = (events: readonly AuctionEvent[], bidId: string, fallback: number): number => {
@@ -41,28 +41,9 @@ const ownBid = async (deps: AppDeps, bidId: string, account: Account) => {
   return { ...bid, bidId };
 };
 
-export const bidRoutes = (
-  deps: AppDeps,
-  _passport: AppPassport,
-  consistency: ReadYourWrites,
-): Router => {
-  const router = Router();
-  const route = routesOn(router, '/bid');
-  router.use((req, _res, next) => {
-    currentUser(req);
-    next();
-  });
-  router.use(
-    limiter({
-      windowMs: 60_000,
-      limit: deps.config.RATE_LIMIT_BIDS,
-      key: (req) => currentUser(req).id,
-      message: 'Too many bids, please slow down',
-      store: deps.rateLimits('bids'),
-    }),
-  );
-
-  route(ops.placeBid, async (req, res, input) => {
+const placeBid =
+  (deps: AppDeps, consistency: ReadYourWrites): OperationHandler<typeof ops.placeBid> =>
+  async (req, res, input) => {
     const account = currentUser(req);
     const body = input.body();
     const bidId = newId(req, account.id, `bid:${body.productId}`);
@@ -104,9 +85,11 @@ export const bidRoutes = (
       // Where the bid landed in the soft-close window: the end it moved the auction to.
       ...(placed.data.endsAt === undefined ? {} : { auctionEndTime: placed.data.endsAt }),
     });
-  });
+  };
 
-  route(ops.buyNow, async (req, res, input) => {
+const buyNow =
+  (deps: AppDeps, consistency: ReadYourWrites): OperationHandler<typeof ops.buyNow> =>
+  async (req, res, input) => {
     const account = currentUser(req);
     const body = input.body();
     const bidId = newId(req, account.id, `buy:${body.productId}`);
@@ -121,9 +104,11 @@ export const bidRoutes = (
       finalPrice: centsToDollars(outcome.currentBid),
       status: outcome.status,
     });
-  });
+  };
 
-  route(ops.editBid, async (req, res, input) => {
+const editBid =
+  (deps: AppDeps, consistency: ReadYourWrites): OperationHandler<typeof ops.editBid> =>
+  async (req, res, input) => {
     const account = currentUser(req);
     const { bidId } = input.params();
     const body = input.body();
@@ -156,9 +141,11 @@ export const bidRoutes = (
       leading: outcome.leadingBidId === bid.bidId,
       maxBid: centsToDollars(maxAmount),
     });
-  });
+  };
 
-  route(ops.retractBid, async (req, res, input) => {
+const retractBid =
+  (deps: AppDeps, consistency: ReadYourWrites): OperationHandler<typeof ops.retractBid> =>
+  async (req, res, input) => {
     const account = currentUser(req);
     const { bidId } = input.params();
     const bid = await ownBid(deps, bidId, account);
@@ -171,7 +158,29 @@ export const bidRoutes = (
     respond(res, 200, 'Bid Deleted Successfully', {
       currentBid: centsToDollars(outcome.currentBid),
     });
-  });
+  };
 
+/** Bids of a signed-in user, each counted against the per-user bid limit. */
+export const bidRoutes = (
+  deps: AppDeps,
+  _passport: AppPassport,
+  consistency: ReadYourWrites,
+): Router => {
+  const router = Router();
+  const route = routesOn(router, '/bid');
+  router.use(requireLogin);
+  router.use(
+    limiter({
+      windowMs: 60_000,
+      limit: deps.config.RATE_LIMIT_BIDS,
+      key: (req) => currentUser(req).id,
+      message: 'Too many bids, please slow down',
+      store: deps.rateLimits('bids'),
+    }),
+  );
+  route(ops.placeBid, placeBid(deps, consistency));
+  route(ops.buyNow, buyNow(deps, consistency));
+  route(ops.editBid, editBid(deps, consistency));
+  route(ops.retractBid, retractBid(deps, consistency));
   return router;
 };
