@@ -17,16 +17,14 @@ export interface PagedList<T> {
 }
 
 /**
- * A list the server pages, loaded as the user scrolls: the first page at once, the next one
- * when the sentinel after the last item comes near the viewport (IntersectionObserver), or on
- * `loadMore`. A change of `key` (the filters) starts again from the first page; an answer to an
- * older key is dropped. `onError` runs when a page fails (the loaded items stay).
+ * The pages fetched so far for `key`: the first at once, the next on `loadMore` (one at a time).
+ * A change of `key` starts again from the first page; an answer to an older key is dropped.
  */
-export const usePagedList = <T extends { readonly _id: string }>(
+const usePages = <T extends { readonly _id: string }>(
   fetchPage: (cursor: string | undefined) => Promise<Page<T>>,
   key: string,
   onError: (error: unknown) => void,
-): PagedList<T> => {
+) => {
   const [items, setItems] = useState<T[]>([]);
   const [loading, setLoading] = useState(true);
   const [loadingMore, setLoadingMore] = useState(false);
@@ -79,6 +77,21 @@ export const usePagedList = <T extends { readonly _id: string }>(
     load(next);
   }, [load]);
 
+  return { items, setItems, loading, loadingMore, cursor, loadMore };
+};
+
+/**
+ * The ref for the sentinel after the last item: `loadMore` runs when it comes within 400 px of
+ * view, and again after each page that leaves it there.
+ */
+const useSentinel = (
+  loadMore: () => void,
+  {
+    loading,
+    loadingMore,
+    cursor,
+  }: { loading: boolean; loadingMore: boolean; cursor: string | null },
+) => {
   const observer = useRef<IntersectionObserver | null>(null);
   const sentinelVisible = useRef(false);
   const sentinelRef = useCallback(
@@ -105,6 +118,26 @@ export const usePagedList = <T extends { readonly _id: string }>(
     if (!loading && !loadingMore && cursor !== null && sentinelVisible.current) loadMore();
   }, [loading, loadingMore, cursor, loadMore]);
 
+  return sentinelRef;
+};
+
+/**
+ * A list the server pages, loaded as the user scrolls: the first page at once, the next one
+ * when the sentinel after the last item comes near the viewport (IntersectionObserver), or on
+ * `loadMore`. A change of `key` (the filters) starts again from the first page; an answer to an
+ * older key is dropped. `onError` runs when a page fails (the loaded items stay).
+ */
+export const usePagedList = <T extends { readonly _id: string }>(
+  fetchPage: (cursor: string | undefined) => Promise<Page<T>>,
+  key: string,
+  onError: (error: unknown) => void,
+): PagedList<T> => {
+  const { items, setItems, loading, loadingMore, cursor, loadMore } = usePages(
+    fetchPage,
+    key,
+    onError,
+  );
+  const sentinelRef = useSentinel(loadMore, { loading, loadingMore, cursor });
   return {
     items,
     loading,

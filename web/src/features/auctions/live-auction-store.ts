@@ -7,7 +7,7 @@ import {
   quietRevisionType,
   withBidsPage,
 } from '@auction/contracts';
-import { create } from 'zustand';
+import { type StoreApi, create } from 'zustand';
 import { ApiError } from '../../lib/api-client';
 import { useSession } from '../../lib/session/store';
 import { advanceWatch, watchAuction } from '../../lib/socket';
@@ -78,86 +78,213 @@ const mayBeConcerned = (auction: AuctionView): boolean => {
 const highlightTimers = new Map<string, ReturnType<typeof setTimeout>>();
 /** Bids retracted since the auction was opened: a page read from a lagging catalog may list them. */
 let gone = new Set<string>();
+/** The follow-up fetch while the last one was marked behind. */
+let behindTimer: ReturnType<typeof setTimeout> | undefined;
 
-/** The auction on screen: fetched once, then kept current by the socket, revision by revision. */
-export const useLiveAuction = create<LiveAuctionState>()((set, get) => {
-  const highlight = (bidId: string) => {
-    set((state) => ({ highlighted: new Set(state.highlighted).add(bidId) }));
-    clearTimeout(highlightTimers.get(bidId));
-    highlightTimers.set(
-      bidId,
-      setTimeout(() => {
-        highlightTimers.delete(bidId);
-        set((state) => {
-          const highlighted = new Set(state.highlighted);
-          highlighted.delete(bidId);
-          return { highlighted };
-        });
-      }, HIGHLIGHT_MS),
-    );
-  };
+/** The store's own setter and getter, which each action below is handed. */
+interface Store {
+  readonly set: StoreApi<LiveAuctionState>['setState'];
+  readonly get: StoreApi<LiveAuctionState>['getState'];
+}
 
-  /** The follow-up fetch while the last one was marked behind. */
-  let behindTimer: ReturnType<typeof setTimeout> | undefined;
-  const noteBehind = (auctionId: string, behind: boolean) => {
+const highlight = ({ set }: Store, bidId: string) => {
+  set((state) => ({ highlighted: new Set(state.highlighted).add(bidId) }));
+  clearTimeout(highlightTimers.get(bidId));
+  highlightTimers.set(
+    bidId,
+    setTimeout(() => {
+      highlightTimers.delete(bidId);
+      set((state) => {
+        const highlighted = new Set(state.highlighted);
+        highlighted.delete(bidId);
+        return { highlighted };
+      });
+    }, HIGHLIGHT_MS),
+  );
+};
+
+const noteBehind = ({ set, get }: Store, auctionId: string, behind: boolean) => {
+  if (get().auctionId !== auctionId) return;
+  clearTimeout(behindTimer);
+  behindTimer = undefined;
+  if (get().behind !== behind) set({ behind });
+  if (behind) behindTimer = setTimeout(() => void get().refresh(), BEHIND_REFETCH_MS);
+};
+
+/** The auction as the server reads it, and whether that read was marked behind. */
+const fetchView = async (
+  store: Store,
+  auctionId: string,
+): Promise<{ view: AuctionView; behind: boolean } | null> => {
+  try {
+    const { auctionDetails, behind } = await auctionsApi.detail(auctionId);
+    noteBehind(store, auctionId, behind !== undefined);
+    return { view: auctionDetails, behind: behind !== undefined };
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return null;
+    throw error;
+  }
+};
+
+/** `behind`: a fetch marked behind, which may lack what this user's latest write changed. */
+const accept = (store: Store, auctionId: string, view: AuctionView, behind = false) => {
+  const { set, get } = store;
+  const current = get();
+  if (current.auctionId !== auctionId) return;
+  const previous = current.auction;
+  if (previous && previous.revision >= view.revision) {
+    // The live copy is as new, but only a fetch brings what this user alone may see (unless
+    // the fetch is behind: what the page holds, from the write's own answer, may be newer).
+    if (view.viewer !== undefined && !behind)
+      set({ auction: { ...previous, viewer: view.viewer } });
+    return;
+  }
+  advanceWatch(auctionId, view.revision);
+  // A view for everyone (the socket's `auction:state`) keeps what only this user may see.
+  const viewer = view.viewer ?? previous?.viewer;
+  set({ auction: viewer === undefined ? view : { ...view, viewer }, load: 'ready' });
+  // A refetch can overtake the socket: bids it brings are as new as the socket's would be.
+  if (previous)
+    for (const bid of view.bids)
+      if (!previous.bids.some((known) => known._id === bid._id)) highlight(store, bid._id);
+  // The new view holds a first page: as many bids as were shown come back in one more page.
+  const shown = previous?.bids.length ?? 0;
+  if (shown > view.bids.length)
+    void get()
+      .loadMoreBids(Math.min(MAX_PAGE_SIZE, shown - view.bids.length))
+      .catch(() => undefined);
+};
+
+/** The leader's bid on screen, when an event made an unshown bid the leader (a retraction). */
+const showLeader = ({ get }: Store) => {
+  const auction = get().auction;
+  if (auction?.leadingBidId && !auction.bids.some((bid) => bid._id === auction.leadingBidId))
+    void get()
+      .loadMoreBids()
+      .catch(() => undefined);
+};
+
+const open = (store: Store, auctionId: string): (() => void) => {
+  const { set, get } = store;
+  gone = new Set();
+  clearTimeout(behindTimer);
+  set({
+    auctionId,
+    auction: null,
+    load: 'loading',
+    highlighted: new Set(),
+    loadingBids: false,
+    behind: false,
+  });
+  let stop: (() => void) | null = null;
+  let closed = false;
+  fetchView(store, auctionId).then(
+    (fetched) => {
+      if (closed) return;
+      if (!fetched) return set({ load: 'missing' });
+      const { view, behind } = fetched;
+      accept(store, auctionId, view, behind);
+      stop = watchAuction(
+        auctionId,
+        view.revision,
+        (event) => get().apply(event),
+        (state) => accept(store, auctionId, state),
+      );
+    },
+    () => {
+      if (!closed) set({ load: 'failed' });
+    },
+  );
+  return () => {
+    closed = true;
+    stop?.();
     if (get().auctionId !== auctionId) return;
     clearTimeout(behindTimer);
-    behindTimer = undefined;
-    if (get().behind !== behind) set({ behind });
-    if (behind) behindTimer = setTimeout(() => void get().refresh(), BEHIND_REFETCH_MS);
+    set({ auctionId: null, auction: null, load: 'idle', behind: false });
   };
+};
 
-  /** The auction as the server reads it, and whether that read was marked behind. */
-  const fetchView = async (
-    auctionId: string,
-  ): Promise<{ view: AuctionView; behind: boolean } | null> => {
-    try {
-      const { auctionDetails, behind } = await auctionsApi.detail(auctionId);
-      noteBehind(auctionId, behind !== undefined);
-      return { view: auctionDetails, behind: behind !== undefined };
-    } catch (error) {
-      if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return null;
-      throw error;
-    }
-  };
+const refresh = async (store: Store) => {
+  const auctionId = store.get().auctionId;
+  if (!auctionId) return;
+  const fetched = await fetchView(store, auctionId).catch(() => null);
+  if (fetched) accept(store, auctionId, fetched.view, fetched.behind);
+};
 
-  /** `behind`: a fetch marked behind, which may lack what this user's latest write changed. */
-  const accept = (auctionId: string, view: AuctionView, behind = false) => {
-    const current = get();
-    if (current.auctionId !== auctionId) return;
-    const previous = current.auction;
-    if (previous && previous.revision >= view.revision) {
-      // The live copy is as new, but only a fetch brings what this user alone may see (unless
-      // the fetch is behind: what the page holds, from the write's own answer, may be newer).
-      if (view.viewer !== undefined && !behind)
-        set({ auction: { ...previous, viewer: view.viewer } });
-      return;
-    }
-    advanceWatch(auctionId, view.revision);
-    // A view for everyone (the socket's `auction:state`) keeps what only this user may see.
-    const viewer = view.viewer ?? previous?.viewer;
-    set({ auction: viewer === undefined ? view : { ...view, viewer }, load: 'ready' });
-    // A refetch can overtake the socket: bids it brings are as new as the socket's would be.
-    if (previous)
-      for (const bid of view.bids)
-        if (!previous.bids.some((known) => known._id === bid._id)) highlight(bid._id);
-    // The new view holds a first page: as many bids as were shown come back in one more page.
-    const shown = previous?.bids.length ?? 0;
-    if (shown > view.bids.length)
-      void get()
-        .loadMoreBids(Math.min(MAX_PAGE_SIZE, shown - view.bids.length))
-        .catch(() => undefined);
-  };
+const apply = (store: Store, event: AuctionSocketEvent) => {
+  const { auction } = store.get();
+  if (!auction || auction._id !== event.productId || event.revision <= auction.revision) return;
+  if (event.type === 'BidRetracted' && event.bid) gone.add(event.bid._id);
+  store.set({ auction: applyAuctionEvent(auction, event) });
+  if (event.type === 'BidPlaced' && event.bid) highlight(store, event.bid._id);
+  showLeader(store);
+  // A revision that changed nothing everyone sees: a seller's edit of the reserve, a bidder's
+  // raise of their maximum. Its seller and its bidders fetch what only they see (one of them
+  // may have made it, in another tab or on the edit page); other watchers have nothing to get.
+  if (event.type === quietRevisionType && mayBeConcerned(auction)) void store.get().refresh();
+};
 
-  /** The leader's bid on screen, when an event made an unshown bid the leader (a retraction). */
-  const showLeader = () => {
-    const auction = get().auction;
-    if (auction?.leadingBidId && !auction.bids.some((bid) => bid._id === auction.leadingBidId))
-      void get()
-        .loadMoreBids()
-        .catch(() => undefined);
-  };
+const loadMoreBids = async ({ set, get }: Store, limit: number | undefined) => {
+  const { auction, loadingBids } = get();
+  const cursor = auction?.bidsNextCursor ?? null;
+  if (!auction || loadingBids || cursor === null) return;
+  set({ loadingBids: true });
+  try {
+    const page = await auctionsApi.bids(auction._id, {
+      cursor,
+      ...(limit === undefined ? {} : { limit }),
+    });
+    const current = get().auction;
+    if (current?._id !== auction._id || current.bidsNextCursor !== cursor) return;
+    set({ auction: withBidsPage(current, page, gone) });
+  } finally {
+    set({ loadingBids: false });
+  }
+};
 
+const noteOwnMaximum = ({ set, get }: Store, auctionId: string, bidId: string, maxBid: number) => {
+  const shown = get().auction;
+  if (shown?._id !== auctionId) return;
+  set({
+    auction: { ...shown, viewer: { reservePrice: null, ...shown.viewer, bidId, maxBid } },
+  });
+};
+
+const applyOwnBid = async ({ get }: Store, auctionId: string, placed: OwnBid) => {
+  // The bidder's own maximum, whichever of the answer and the socket came first.
+  if (placed.maxBid !== undefined)
+    get().noteOwnMaximum(auctionId, placed.newBid._id, placed.maxBid);
+  const { auction } = get();
+  if (!auction || auction._id !== auctionId || placed.revision <= auction.revision) return;
+  if (placed.revision > auction.revision + 1) {
+    // Events before it are still on their way: the detail shows them all (read-your-writes).
+    await get().refresh();
+    return;
+  }
+  // The watch moves first, so the socket's copy of this revision is dropped as a repeat.
+  advanceWatch(auctionId, placed.revision);
+  // At its own revision the bid leads at its amount; an automatic answer follows on the socket.
+  get().apply({
+    type: 'BidPlaced',
+    productId: auctionId,
+    revision: placed.revision,
+    bid: placed.newBid,
+    currentBid: placed.newBid.bidAmount,
+    leadingBidId: placed.newBid._id,
+    status: auction.status,
+    at: placed.newBid.createdAt,
+    ...(placed.auctionEndTime === undefined
+      ? {}
+      : { changes: { auctionEndTime: placed.auctionEndTime, extended: true } }),
+  });
+};
+
+/**
+ * The auction on screen: fetched once, then kept current by the socket, revision by revision.
+ * Each action is a named function above, handed the store's setter and getter.
+ */
+export const useLiveAuction = create<LiveAuctionState>()((set, get) => {
+  const store: Store = { set, get };
   return {
     auctionId: null,
     auction: null,
@@ -165,113 +292,11 @@ export const useLiveAuction = create<LiveAuctionState>()((set, get) => {
     highlighted: new Set(),
     loadingBids: false,
     behind: false,
-    open: (auctionId) => {
-      gone = new Set();
-      clearTimeout(behindTimer);
-      set({
-        auctionId,
-        auction: null,
-        load: 'loading',
-        highlighted: new Set(),
-        loadingBids: false,
-        behind: false,
-      });
-      let stop: (() => void) | null = null;
-      let closed = false;
-      fetchView(auctionId).then(
-        (fetched) => {
-          if (closed) return;
-          if (!fetched) return set({ load: 'missing' });
-          const { view, behind } = fetched;
-          accept(auctionId, view, behind);
-          stop = watchAuction(
-            auctionId,
-            view.revision,
-            (event) => get().apply(event),
-            (state) => accept(auctionId, state),
-          );
-        },
-        () => {
-          if (!closed) set({ load: 'failed' });
-        },
-      );
-      return () => {
-        closed = true;
-        stop?.();
-        if (get().auctionId !== auctionId) return;
-        clearTimeout(behindTimer);
-        set({ auctionId: null, auction: null, load: 'idle', behind: false });
-      };
-    },
-    refresh: async () => {
-      const auctionId = get().auctionId;
-      if (!auctionId) return;
-      const fetched = await fetchView(auctionId).catch(() => null);
-      if (fetched) accept(auctionId, fetched.view, fetched.behind);
-    },
-    apply: (event) => {
-      const { auction } = get();
-      if (!auction || auction._id !== event.productId || event.revision <= auction.revision) return;
-      if (event.type === 'BidRetracted' && event.bid) gone.add(event.bid._id);
-      set({ auction: applyAuctionEvent(auction, event) });
-      if (event.type === 'BidPlaced' && event.bid) highlight(event.bid._id);
-      showLeader();
-      // A revision that changed nothing everyone sees: a seller's edit of the reserve, a bidder's
-      // raise of their maximum. Its seller and its bidders fetch what only they see (one of them
-      // may have made it, in another tab or on the edit page); other watchers have nothing to get.
-      if (event.type === quietRevisionType && mayBeConcerned(auction)) void get().refresh();
-    },
-    loadMoreBids: async (limit) => {
-      const { auction, loadingBids } = get();
-      const cursor = auction?.bidsNextCursor ?? null;
-      if (!auction || loadingBids || cursor === null) return;
-      set({ loadingBids: true });
-      try {
-        const page = await auctionsApi.bids(auction._id, {
-          cursor,
-          ...(limit === undefined ? {} : { limit }),
-        });
-        const current = get().auction;
-        if (current?._id !== auction._id || current.bidsNextCursor !== cursor) return;
-        set({ auction: withBidsPage(current, page, gone) });
-      } finally {
-        set({ loadingBids: false });
-      }
-    },
-    noteOwnMaximum: (auctionId, bidId, maxBid) => {
-      const shown = get().auction;
-      if (shown?._id !== auctionId) return;
-      set({
-        auction: { ...shown, viewer: { reservePrice: null, ...shown.viewer, bidId, maxBid } },
-      });
-    },
-    applyOwnBid: async (auctionId, placed) => {
-      // The bidder's own maximum, whichever of the answer and the socket came first.
-      if (placed.maxBid !== undefined)
-        get().noteOwnMaximum(auctionId, placed.newBid._id, placed.maxBid);
-      const { auction } = get();
-      if (!auction || auction._id !== auctionId || placed.revision <= auction.revision) return;
-      if (placed.revision > auction.revision + 1) {
-        // Events before it are still on their way: the detail shows them all (read-your-writes).
-        await get().refresh();
-        return;
-      }
-      // The watch moves first, so the socket's copy of this revision is dropped as a repeat.
-      advanceWatch(auctionId, placed.revision);
-      // At its own revision the bid leads at its amount; an automatic answer follows on the socket.
-      get().apply({
-        type: 'BidPlaced',
-        productId: auctionId,
-        revision: placed.revision,
-        bid: placed.newBid,
-        currentBid: placed.newBid.bidAmount,
-        leadingBidId: placed.newBid._id,
-        status: auction.status,
-        at: placed.newBid.createdAt,
-        ...(placed.auctionEndTime === undefined
-          ? {}
-          : { changes: { auctionEndTime: placed.auctionEndTime, extended: true } }),
-      });
-    },
+    open: (auctionId) => open(store, auctionId),
+    refresh: () => refresh(store),
+    apply: (event) => apply(store, event),
+    loadMoreBids: (limit) => loadMoreBids(store, limit),
+    noteOwnMaximum: (auctionId, bidId, maxBid) => noteOwnMaximum(store, auctionId, bidId, maxBid),
+    applyOwnBid: (auctionId, placed) => applyOwnBid(store, auctionId, placed),
   };
 });

@@ -1,53 +1,15 @@
-import { useEffect, useRef } from 'react';
-import { onBidNotification } from '../../lib/socket';
-import { notify } from '../../lib/toast';
-import { formatDateTime } from '../../lib/format';
+import { useRef } from 'react';
+import { BellPanel } from './bell-panel';
 import { unreadCount, useNotifications } from './store';
+import { useBellFeed, useDismiss } from './use-bell';
 
 /** The header bell: unread badge, and a panel to mark all read or clear all (spec §2, §4). */
 export const NotificationBell = () => {
-  const { items, open, toggle, close, fetch, markAllRead, clearAll } = useNotifications();
-  const { nextCursor, loadingMore, loadMore } = useNotifications();
+  const { items, open, toggle, close, fetch } = useNotifications();
   const root = useRef<HTMLDivElement>(null);
-  const list = useRef<HTMLUListElement>(null);
-  const sentinel = useRef<HTMLLIElement>(null);
-
-  // Older notifications load as the list is scrolled to its end.
-  useEffect(() => {
-    const end = sentinel.current;
-    if (!open || !end || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) void loadMore();
-      },
-      { root: list.current, rootMargin: '0px 0px 120px 0px' },
-    );
-    observer.observe(end);
-    return () => observer.disconnect();
-  }, [open, nextCursor, loadMore]);
+  useBellFeed(fetch);
+  useDismiss(open, close, root);
   const unread = unreadCount(items);
-
-  useEffect(() => {
-    void fetch();
-    return onBidNotification((notification) => {
-      notify.info(notification.message);
-      void fetch();
-    });
-  }, [fetch]);
-
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) close();
-    };
-    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && close();
-    document.addEventListener('pointerdown', onPointer);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('pointerdown', onPointer);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open, close]);
 
   return (
     <div className="bell" ref={root}>
@@ -71,45 +33,7 @@ export const NotificationBell = () => {
           </span>
         )}
       </button>
-      {open && (
-        <section id="notification-panel" className="bell-panel" aria-label="Notifications">
-          <header className="bell-panel-header">
-            <h2>Notifications</h2>
-            <div className="bell-panel-actions">
-              <button type="button" className="link-button" onClick={() => void markAllRead()}>
-                Mark all as read
-              </button>
-              <button type="button" className="link-button danger" onClick={() => void clearAll()}>
-                Clear all
-              </button>
-            </div>
-          </header>
-          {items.length === 0 ? (
-            <p className="bell-empty">No notifications</p>
-          ) : (
-            <ul className="bell-list" ref={list}>
-              {items.map((item) => (
-                <li key={item._id} className={item.isRead ? 'read' : 'unread'}>
-                  <p>{item.message}</p>
-                  <time dateTime={item.timestamp}>{formatDateTime(item.timestamp)}</time>
-                </li>
-              ))}
-              {nextCursor !== null && (
-                <li ref={sentinel} className="bell-more">
-                  <button
-                    type="button"
-                    className="link-button"
-                    disabled={loadingMore}
-                    onClick={() => void loadMore()}
-                  >
-                    {loadingMore ? 'Loading…' : 'Load older notifications'}
-                  </button>
-                </li>
-              )}
-            </ul>
-          )}
-        </section>
-      )}
+      {open && <BellPanel />}
     </div>
   );
 };
