@@ -1,4 +1,15 @@
-import { type AuctionEvent, legacyIncrementRule } from '@auction/contracts';
+import {
+  type AuctionClosed,
+  type AuctionCreated,
+  type AuctionEdited,
+  type AuctionEvent,
+  type AutomaticBidPlaced,
+  type BidEdited,
+  type BidMaximumRaised,
+  type BidPlaced,
+  type BidRetracted,
+  legacyIncrementRule,
+} from '@auction/contracts';
 import type { AuctionState, BidState, BidderState } from './decider-types';
 import { rankRaised, rankRetracted } from './proxy';
 import { endingSoonAnnounced } from './ending-soon';
@@ -42,147 +53,27 @@ const answered = (state: AuctionState, bidderId: string) => {
     : patchBidder(state, by, () => ({ answered: true }));
 };
 
+/** One event's own changes; `evolve` adds what follows every entry and every ranking change. */
 const fold1 = (state: AuctionState, event: AuctionEvent): AuctionState => {
   switch (event.type) {
-    case 'AuctionCreated': {
-      const d = event.data;
-      return {
-        ...state,
-        status: 'Live',
-        auctionId: d.auctionId,
-        sellerId: d.sellerId,
-        title: d.title,
-        description: d.description,
-        categoryId: d.categoryId,
-        image: d.image,
-        startingPrice: d.startingPrice,
-        endsAt: d.endsAt,
-        increments: d.increments ?? legacyIncrementRule,
-        softClose: d.softClose ?? null,
-        reservePrice: d.reservePrice ?? null,
-        buyNowPrice: d.buyNowPrice ?? null,
-        lastAt: d.at,
-      };
-    }
-    case 'AuctionEdited': {
-      const d = event.data;
-      return {
-        ...state,
-        title: d.title ?? state.title,
-        description: d.description ?? state.description,
-        image: d.image === undefined ? state.image : d.image,
-        startingPrice: d.startingPrice ?? state.startingPrice,
-        endsAt: d.endsAt ?? state.endsAt,
-        reservePrice: d.reservePrice === undefined ? state.reservePrice : d.reservePrice,
-        buyNowPrice: d.buyNowPrice === undefined ? state.buyNowPrice : d.buyNowPrice,
-        lastAt: d.at,
-      };
-    }
+    case 'AuctionCreated':
+      return created(state, event);
+    case 'AuctionEdited':
+      return edited(state, event);
     case 'AuctionCancelled':
       return { ...state, status: 'Cancelled', lastAt: event.data.at };
-    case 'BidPlaced': {
-      const d = event.data;
-      return {
-        ...state,
-        bids: state.bids.set(d.bidId, {
-          bidId: d.bidId,
-          bidderId: d.bidderId,
-          amount: d.amount,
-          maxAmount: Math.max(d.amount, d.maxAmount ?? 0),
-          maxSeq: state.maxSeq,
-          placedAt: d.at,
-          enteredAt: d.at,
-          retracted: false,
-          retractedAt: null,
-          automatic: false,
-          bound: d.endsAt !== undefined,
-        }),
-        maxSeq: state.maxSeq + 1,
-        currentBid: d.amount,
-        leadingBidId: d.bidId,
-        ...(d.endsAt === undefined ? {} : { endsAt: d.endsAt, extended: true }),
-        lastEntryBy: d.bidderId,
-        lastAt: d.at,
-      };
-    }
-    case 'BidEdited': {
-      const d = event.data;
-      const bid = state.bids.get(d.bidId);
-      const maxAmount = Math.max(d.amount, d.maxAmount ?? 0, bid?.maxAmount ?? 0);
-      // A maximum set anew ranks from now; one the edit leaves as it was keeps its place.
-      const raised = bid === undefined || maxAmount > bid.maxAmount;
-      return {
-        ...state,
-        bids: patchBid(state, d.bidId, {
-          amount: d.amount,
-          maxAmount,
-          enteredAt: d.at,
-          automatic: false,
-          ...(raised ? { maxSeq: state.maxSeq } : {}),
-          ...(d.endsAt === undefined ? {} : { bound: true }),
-        }),
-        maxSeq: raised ? state.maxSeq + 1 : state.maxSeq,
-        currentBid: d.amount,
-        leadingBidId: d.bidId,
-        ...(d.endsAt === undefined ? {} : { endsAt: d.endsAt, extended: true }),
-        lastEntryBy: d.bidderId,
-        lastAt: d.at,
-      };
-    }
-    case 'BidMaximumRaised': {
-      const d = event.data;
-      return {
-        ...state,
-        bids: patchBid(state, d.bidId, {
-          maxAmount: d.maxAmount,
-          maxSeq: state.maxSeq,
-          enteredAt: d.at,
-        }),
-        maxSeq: state.maxSeq + 1,
-        lastEntryBy: d.bidderId,
-        lastAt: d.at,
-      };
-    }
-    case 'AutomaticBidPlaced': {
-      const d = event.data;
-      return {
-        ...state,
-        bids: patchBid(state, d.bidId, { amount: d.amount, automatic: true, bound: true }),
-        bidders: answered(state, d.bidderId),
-        currentBid: d.amount,
-        leadingBidId: d.bidId,
-        ...(d.endsAt === undefined ? {} : { endsAt: d.endsAt, extended: true }),
-        lastEntryBy: null,
-        lastAt: d.at,
-      };
-    }
-    case 'BidRetracted': {
-      const d = event.data;
-      return {
-        ...state,
-        bids: patchBid(state, d.bidId, { retracted: true, retractedAt: d.at }),
-        bidders:
-          d.reason === 'account-deleted'
-            ? state.bidders
-            : patchBidder(state, d.bidderId, (b) => ({ retractions: b.retractions + 1 })),
-        currentBid: d.currentBid,
-        leadingBidId: d.leadingBidId,
-        lastAt: d.at,
-      };
-    }
-    case 'AuctionClosed': {
-      const d = event.data;
-      return d.outcome === 'Sold'
-        ? {
-            ...state,
-            status: 'Sold',
-            winnerId: d.winnerId,
-            finalPrice: d.finalPrice,
-            boughtNow: d.boughtNow === true,
-            lastAt: d.at,
-          }
-        : { ...state, status: 'Expired', lastAt: d.at };
-    }
+    case 'BidPlaced':
+      return bidPlaced(state, event);
+    case 'BidEdited':
+      return bidEdited(state, event);
+    case 'BidMaximumRaised':
+      return maximumRaised(state, event);
+    case 'AutomaticBidPlaced':
+      return automaticBidPlaced(state, event);
+    case 'BidRetracted':
+      return bidRetracted(state, event);
+    case 'AuctionClosed':
+      return closed(state, event);
     case 'AuctionEndingSoon':
       return endingSoonAnnounced(state, event);
     default: {
@@ -191,6 +82,133 @@ const fold1 = (state: AuctionState, event: AuctionEvent): AuctionState => {
     }
   }
 };
+
+const created = (state: AuctionState, { data: d }: AuctionCreated): AuctionState => ({
+  ...state,
+  status: 'Live',
+  auctionId: d.auctionId,
+  sellerId: d.sellerId,
+  title: d.title,
+  description: d.description,
+  categoryId: d.categoryId,
+  image: d.image,
+  startingPrice: d.startingPrice,
+  endsAt: d.endsAt,
+  increments: d.increments ?? legacyIncrementRule,
+  softClose: d.softClose ?? null,
+  reservePrice: d.reservePrice ?? null,
+  buyNowPrice: d.buyNowPrice ?? null,
+  lastAt: d.at,
+});
+
+const edited = (state: AuctionState, { data: d }: AuctionEdited): AuctionState => ({
+  ...state,
+  title: d.title ?? state.title,
+  description: d.description ?? state.description,
+  image: d.image === undefined ? state.image : d.image,
+  startingPrice: d.startingPrice ?? state.startingPrice,
+  endsAt: d.endsAt ?? state.endsAt,
+  reservePrice: d.reservePrice === undefined ? state.reservePrice : d.reservePrice,
+  buyNowPrice: d.buyNowPrice === undefined ? state.buyNowPrice : d.buyNowPrice,
+  lastAt: d.at,
+});
+
+const bidPlaced = (state: AuctionState, { data: d }: BidPlaced): AuctionState => ({
+  ...state,
+  bids: state.bids.set(d.bidId, {
+    bidId: d.bidId,
+    bidderId: d.bidderId,
+    amount: d.amount,
+    maxAmount: Math.max(d.amount, d.maxAmount ?? 0),
+    maxSeq: state.maxSeq,
+    placedAt: d.at,
+    enteredAt: d.at,
+    retracted: false,
+    retractedAt: null,
+    automatic: false,
+    bound: d.endsAt !== undefined,
+  }),
+  maxSeq: state.maxSeq + 1,
+  currentBid: d.amount,
+  leadingBidId: d.bidId,
+  ...(d.endsAt === undefined ? {} : { endsAt: d.endsAt, extended: true }),
+  lastEntryBy: d.bidderId,
+  lastAt: d.at,
+});
+
+const bidEdited = (state: AuctionState, { data: d }: BidEdited): AuctionState => {
+  const bid = state.bids.get(d.bidId);
+  const maxAmount = Math.max(d.amount, d.maxAmount ?? 0, bid?.maxAmount ?? 0);
+  // A maximum set anew ranks from now; one the edit leaves as it was keeps its place.
+  const raised = bid === undefined || maxAmount > bid.maxAmount;
+  return {
+    ...state,
+    bids: patchBid(state, d.bidId, {
+      amount: d.amount,
+      maxAmount,
+      enteredAt: d.at,
+      automatic: false,
+      ...(raised ? { maxSeq: state.maxSeq } : {}),
+      ...(d.endsAt === undefined ? {} : { bound: true }),
+    }),
+    maxSeq: raised ? state.maxSeq + 1 : state.maxSeq,
+    currentBid: d.amount,
+    leadingBidId: d.bidId,
+    ...(d.endsAt === undefined ? {} : { endsAt: d.endsAt, extended: true }),
+    lastEntryBy: d.bidderId,
+    lastAt: d.at,
+  };
+};
+
+const maximumRaised = (state: AuctionState, { data: d }: BidMaximumRaised): AuctionState => ({
+  ...state,
+  bids: patchBid(state, d.bidId, {
+    maxAmount: d.maxAmount,
+    maxSeq: state.maxSeq,
+    enteredAt: d.at,
+  }),
+  maxSeq: state.maxSeq + 1,
+  lastEntryBy: d.bidderId,
+  lastAt: d.at,
+});
+
+const automaticBidPlaced = (
+  state: AuctionState,
+  { data: d }: AutomaticBidPlaced,
+): AuctionState => ({
+  ...state,
+  bids: patchBid(state, d.bidId, { amount: d.amount, automatic: true, bound: true }),
+  bidders: answered(state, d.bidderId),
+  currentBid: d.amount,
+  leadingBidId: d.bidId,
+  ...(d.endsAt === undefined ? {} : { endsAt: d.endsAt, extended: true }),
+  lastEntryBy: null,
+  lastAt: d.at,
+});
+
+const bidRetracted = (state: AuctionState, { data: d }: BidRetracted): AuctionState => ({
+  ...state,
+  bids: patchBid(state, d.bidId, { retracted: true, retractedAt: d.at }),
+  bidders:
+    d.reason === 'account-deleted'
+      ? state.bidders
+      : patchBidder(state, d.bidderId, (b) => ({ retractions: b.retractions + 1 })),
+  currentBid: d.currentBid,
+  leadingBidId: d.leadingBidId,
+  lastAt: d.at,
+});
+
+const closed = (state: AuctionState, { data: d }: AuctionClosed): AuctionState =>
+  d.outcome === 'Sold'
+    ? {
+        ...state,
+        status: 'Sold',
+        winnerId: d.winnerId,
+        finalPrice: d.finalPrice,
+        boughtNow: d.boughtNow === true,
+        lastAt: d.at,
+      }
+    : { ...state, status: 'Expired', lastAt: d.at };
 
 export const fold = (events: Iterable<AuctionEvent>, from: AuctionState): AuctionState => {
   let state = from;

@@ -1,4 +1,17 @@
-import type { AuctionEvent, CategoryCreated, IncrementRule, SoftClose } from '@auction/contracts';
+import type {
+  AuctionClosed,
+  AuctionCreated,
+  AuctionEdited,
+  AuctionEvent,
+  AutomaticBidPlaced,
+  BidEdited,
+  BidMaximumRaised,
+  BidPlaced,
+  BidRetracted,
+  CategoryCreated,
+  IncrementRule,
+  SoftClose,
+} from '@auction/contracts';
 import type { CollectionSpec, Doc } from '../read-store/read-store';
 import type { ProjectedEvent, Projection, UnitOfWork } from '../runner/projection';
 import { asAuctionEvent } from '@auction/contracts';
@@ -126,59 +139,17 @@ const updateBid = (
     current ? change(current) : undefined,
   );
 
-const applyAuctionEvent = async (
+/** Each event's writes, in the order they reach the unit of work. */
+const applyAuctionEvent = (
   event: AuctionEvent,
   revision: number,
   uow: UnitOfWork,
 ): Promise<void> => {
   switch (event.type) {
-    case 'AuctionCreated': {
-      const d = event.data;
-      const category = await uow.get<CatalogCategoryDoc>(catalogCategories.name, d.categoryId);
-      return uow.update<CatalogAuctionDoc>(
-        catalogAuctions.name,
-        d.auctionId,
-        (): CatalogAuction => ({
-          auctionId: d.auctionId,
-          title: d.title,
-          description: d.description,
-          categoryId: d.categoryId,
-          categoryName: category?.name ?? '',
-          startingPrice: d.startingPrice,
-          currentBid: 0,
-          leadingBidId: null,
-          image: d.image,
-          sellerId: d.sellerId,
-          endsAt: d.endsAt,
-          ...(d.increments === undefined ? {} : { increments: d.increments }),
-          softClose: d.softClose ?? null,
-          extended: false,
-          reservePrice: d.reservePrice ?? null,
-          buyNowPrice: d.buyNowPrice ?? null,
-          status: 'Live',
-          createdAt: d.at,
-          bidCount: 0,
-          winnerId: null,
-          winningBidId: null,
-          finalPrice: null,
-          revision,
-        }),
-      );
-    }
-    case 'AuctionEdited': {
-      const d = event.data;
-      return updateAuction(uow, d.auctionId, (a) => ({
-        ...a,
-        title: d.title ?? a.title,
-        description: d.description ?? a.description,
-        image: d.image === undefined ? a.image : d.image,
-        startingPrice: d.startingPrice ?? a.startingPrice,
-        endsAt: d.endsAt ?? a.endsAt,
-        reservePrice: d.reservePrice === undefined ? a.reservePrice : d.reservePrice,
-        buyNowPrice: d.buyNowPrice === undefined ? a.buyNowPrice : d.buyNowPrice,
-        revision,
-      }));
-    }
+    case 'AuctionCreated':
+      return auctionCreated(event, revision, uow);
+    case 'AuctionEdited':
+      return auctionEdited(event, revision, uow);
     case 'AuctionCancelled':
       // A cancelled auction's image is removed from the image store (api/src/followers/image-cleanup.ts).
       return updateAuction(uow, event.data.auctionId, (a) => ({
@@ -187,97 +158,17 @@ const applyAuctionEvent = async (
         image: null,
         revision,
       }));
-    case 'BidPlaced': {
-      const d = event.data;
-      // The bid's own document, made whole by this event: written without a read.
-      uow.put<CatalogBidDoc>(catalogBids.name, d.bidId, {
-        auctionId: d.auctionId,
-        bidderId: d.bidderId,
-        amount: d.amount,
-        maxAmount: Math.max(d.amount, d.maxAmount ?? 0),
-        createdAt: d.at,
-        updatedAt: d.at,
-        retracted: false,
-        enteredAt: d.at,
-        bound: d.endsAt !== undefined,
-        answered: d.outbidByProxy === true,
-      } satisfies CatalogBid);
-      return updateAuction(uow, d.auctionId, (a) => ({
-        ...a,
-        currentBid: d.amount,
-        leadingBidId: d.bidId,
-        bidCount: a.bidCount + 1,
-        ...(d.endsAt === undefined ? {} : { endsAt: d.endsAt, extended: true }),
-        revision,
-      }));
-    }
+    case 'BidPlaced':
+      return bidPlaced(event, revision, uow);
     case 'BidEdited':
-    case 'AutomaticBidPlaced': {
-      const d = event.data;
-      const maxAmount = 'maxAmount' in d ? d.maxAmount : undefined;
-      await updateBid(uow, d.bidId, (bid) => ({
-        ...bid,
-        amount: d.amount,
-        maxAmount: Math.max(d.amount, maxAmount ?? 0, bid.maxAmount ?? bid.amount),
-        automatic: event.type === 'AutomaticBidPlaced',
-        updatedAt: d.at,
-        ...(event.type === 'BidEdited'
-          ? {
-              enteredAt: d.at,
-              ...(event.data.outbidByProxy ? { answered: true } : {}),
-              ...(d.endsAt === undefined ? {} : { bound: true }),
-            }
-          : { bound: true }),
-      }));
-      return updateAuction(uow, d.auctionId, (a) => ({
-        ...a,
-        currentBid: d.amount,
-        leadingBidId: d.bidId,
-        ...(d.endsAt === undefined ? {} : { endsAt: d.endsAt, extended: true }),
-        revision,
-      }));
-    }
-    case 'BidMaximumRaised': {
-      const d = event.data;
-      await updateBid(uow, d.bidId, (bid) => ({ ...bid, maxAmount: d.maxAmount, enteredAt: d.at }));
-      return updateAuction(uow, d.auctionId, (a) => ({ ...a, revision }));
-    }
-    case 'BidRetracted': {
-      const d = event.data;
-      await updateBid(uow, d.bidId, (bid) => ({
-        ...bid,
-        retracted: true,
-        updatedAt: d.at,
-      }));
-      return updateAuction(uow, d.auctionId, (a) => ({
-        ...a,
-        currentBid: d.currentBid,
-        leadingBidId: d.leadingBidId,
-        bidCount: a.bidCount - 1,
-        revision,
-      }));
-    }
-    case 'AuctionClosed': {
-      const d = event.data;
-      return updateAuction(uow, d.auctionId, (a) =>
-        d.outcome === 'Sold'
-          ? {
-              ...a,
-              status: 'Sold',
-              winnerId: d.winnerId,
-              winningBidId: d.winningBidId,
-              finalPrice: d.finalPrice,
-              ...(d.boughtNow ? { boughtNow: true } : {}),
-              revision,
-            }
-          : {
-              ...a,
-              status: 'Expired',
-              ...(d.reserveNotMet ? { reserveNotMet: true } : {}),
-              revision,
-            },
-      );
-    }
+    case 'AutomaticBidPlaced':
+      return bidRaised(event, revision, uow);
+    case 'BidMaximumRaised':
+      return maximumRaised(event, revision, uow);
+    case 'BidRetracted':
+      return bidRetracted(event, revision, uow);
+    case 'AuctionClosed':
+      return auctionClosed(event, revision, uow);
     case 'AuctionEndingSoon':
       // Nothing shown changes (watchers are notified); the revision moves with the stream.
       return updateAuction(uow, event.data.auctionId, (a) => ({ ...a, revision }));
@@ -287,6 +178,155 @@ const applyAuctionEvent = async (
     }
   }
 };
+
+const auctionCreated = async (
+  { data: d }: AuctionCreated,
+  revision: number,
+  uow: UnitOfWork,
+): Promise<void> => {
+  const category = await uow.get<CatalogCategoryDoc>(catalogCategories.name, d.categoryId);
+  return uow.update<CatalogAuctionDoc>(catalogAuctions.name, d.auctionId, (): CatalogAuction => ({
+    auctionId: d.auctionId,
+    title: d.title,
+    description: d.description,
+    categoryId: d.categoryId,
+    categoryName: category?.name ?? '',
+    startingPrice: d.startingPrice,
+    currentBid: 0,
+    leadingBidId: null,
+    image: d.image,
+    sellerId: d.sellerId,
+    endsAt: d.endsAt,
+    ...(d.increments === undefined ? {} : { increments: d.increments }),
+    softClose: d.softClose ?? null,
+    extended: false,
+    reservePrice: d.reservePrice ?? null,
+    buyNowPrice: d.buyNowPrice ?? null,
+    status: 'Live',
+    createdAt: d.at,
+    bidCount: 0,
+    winnerId: null,
+    winningBidId: null,
+    finalPrice: null,
+    revision,
+  }));
+};
+
+const auctionEdited = ({ data: d }: AuctionEdited, revision: number, uow: UnitOfWork) =>
+  updateAuction(uow, d.auctionId, (a) => ({
+    ...a,
+    title: d.title ?? a.title,
+    description: d.description ?? a.description,
+    image: d.image === undefined ? a.image : d.image,
+    startingPrice: d.startingPrice ?? a.startingPrice,
+    endsAt: d.endsAt ?? a.endsAt,
+    reservePrice: d.reservePrice === undefined ? a.reservePrice : d.reservePrice,
+    buyNowPrice: d.buyNowPrice === undefined ? a.buyNowPrice : d.buyNowPrice,
+    revision,
+  }));
+
+const bidPlaced = ({ data: d }: BidPlaced, revision: number, uow: UnitOfWork) => {
+  // The bid's own document, made whole by this event: written without a read.
+  uow.put<CatalogBidDoc>(catalogBids.name, d.bidId, {
+    auctionId: d.auctionId,
+    bidderId: d.bidderId,
+    amount: d.amount,
+    maxAmount: Math.max(d.amount, d.maxAmount ?? 0),
+    createdAt: d.at,
+    updatedAt: d.at,
+    retracted: false,
+    enteredAt: d.at,
+    bound: d.endsAt !== undefined,
+    answered: d.outbidByProxy === true,
+  } satisfies CatalogBid);
+  return updateAuction(uow, d.auctionId, (a) => ({
+    ...a,
+    currentBid: d.amount,
+    leadingBidId: d.bidId,
+    bidCount: a.bidCount + 1,
+    ...(d.endsAt === undefined ? {} : { endsAt: d.endsAt, extended: true }),
+    revision,
+  }));
+};
+
+/** A standing bid raised by its bidder or automatically: it leads at its new amount. */
+const bidRaised = async (
+  event: BidEdited | AutomaticBidPlaced,
+  revision: number,
+  uow: UnitOfWork,
+): Promise<void> => {
+  const d = event.data;
+  const maxAmount = 'maxAmount' in d ? d.maxAmount : undefined;
+  await updateBid(uow, d.bidId, (bid) => ({
+    ...bid,
+    amount: d.amount,
+    maxAmount: Math.max(d.amount, maxAmount ?? 0, bid.maxAmount ?? bid.amount),
+    automatic: event.type === 'AutomaticBidPlaced',
+    updatedAt: d.at,
+    ...(event.type === 'BidEdited'
+      ? {
+          enteredAt: d.at,
+          ...(event.data.outbidByProxy ? { answered: true } : {}),
+          ...(d.endsAt === undefined ? {} : { bound: true }),
+        }
+      : { bound: true }),
+  }));
+  return updateAuction(uow, d.auctionId, (a) => ({
+    ...a,
+    currentBid: d.amount,
+    leadingBidId: d.bidId,
+    ...(d.endsAt === undefined ? {} : { endsAt: d.endsAt, extended: true }),
+    revision,
+  }));
+};
+
+const maximumRaised = async (
+  { data: d }: BidMaximumRaised,
+  revision: number,
+  uow: UnitOfWork,
+): Promise<void> => {
+  await updateBid(uow, d.bidId, (bid) => ({ ...bid, maxAmount: d.maxAmount, enteredAt: d.at }));
+  return updateAuction(uow, d.auctionId, (a) => ({ ...a, revision }));
+};
+
+const bidRetracted = async (
+  { data: d }: BidRetracted,
+  revision: number,
+  uow: UnitOfWork,
+): Promise<void> => {
+  await updateBid(uow, d.bidId, (bid) => ({
+    ...bid,
+    retracted: true,
+    updatedAt: d.at,
+  }));
+  return updateAuction(uow, d.auctionId, (a) => ({
+    ...a,
+    currentBid: d.currentBid,
+    leadingBidId: d.leadingBidId,
+    bidCount: a.bidCount - 1,
+    revision,
+  }));
+};
+
+const auctionClosed = ({ data: d }: AuctionClosed, revision: number, uow: UnitOfWork) =>
+  updateAuction(uow, d.auctionId, (a) =>
+    d.outcome === 'Sold'
+      ? {
+          ...a,
+          status: 'Sold',
+          winnerId: d.winnerId,
+          winningBidId: d.winningBidId,
+          finalPrice: d.finalPrice,
+          ...(d.boughtNow ? { boughtNow: true } : {}),
+          revision,
+        }
+      : {
+          ...a,
+          status: 'Expired',
+          ...(d.reserveNotMet ? { reserveNotMet: true } : {}),
+          revision,
+        },
+  );
 
 const applyCategoryCreated = async (event: CategoryCreated, uow: UnitOfWork): Promise<void> => {
   const d = event.data;

@@ -1,6 +1,10 @@
 import {
+  type AuctionCancelled,
+  type AuctionClosed,
   type AuctionCreated,
   type AuctionEvent,
+  type BidPlaced,
+  type BidRetracted,
   formatCents,
   asAuctionEvent,
 } from '@auction/contracts';
@@ -139,37 +143,25 @@ const created = ({ data }: AuctionCreated): Outcome => ({
   notices: [],
 });
 
-/** The auction's next state and who hears about the event, from the state before it. */
-const outcomeOf = async (
+/**
+ * The auction's next state and who hears about the event, from the state before it. A promise
+ * only where the store must be read.
+ */
+const outcomeOf = (
   event: LaterEvent,
   auction: AuctionFields,
   uow: UnitOfWork,
-): Promise<Outcome> => {
-  const title = quoted(auction.title);
+): Outcome | Promise<Outcome> => {
   switch (event.type) {
     case 'AuctionEdited':
       return { auction: { ...auction, title: event.data.title ?? auction.title }, notices: [] };
-    case 'BidPlaced': {
-      const { bidId, bidderId, amount } = event.data;
-      return {
-        auction: { ...auction, leadingBidId: bidId, leadingBidderId: bidderId },
-        bid: { bidId, fields: { auctionId: event.data.auctionId, bidderId, retracted: false } },
-        notices: [
-          {
-            userId: auction.sellerId,
-            kind: 'new-bid',
-            message: `New bid of ${formatCents(amount)} on ${title}.`,
-          },
-          // One its automatic answer outbids at once did not outbid the leader.
-          ...(event.data.outbidByProxy ? [] : outbid(auction, bidderId, amount)),
-        ],
-      };
-    }
+    case 'BidPlaced':
+      return bidPlaced(event, auction);
     case 'BidEdited':
       return raised(
         auction,
         event.data,
-        `A bid on ${title} was raised to ${formatCents(event.data.amount)}.`,
+        `A bid on ${quoted(auction.title)} was raised to ${formatCents(event.data.amount)}.`,
         // One its automatic answer outbids at once did not outbid the leader.
         event.data.outbidByProxy ? [] : outbid(auction, event.data.bidderId, event.data.amount),
       );
@@ -177,110 +169,18 @@ const outcomeOf = async (
       return raised(
         auction,
         event.data,
-        `An automatic bid raised the price of ${title} to ${formatCents(event.data.amount)}.`,
+        `An automatic bid raised the price of ${quoted(auction.title)} to ${formatCents(event.data.amount)}.`,
         outbid(auction, event.data.bidderId, event.data.amount, true),
       );
     case 'BidMaximumRaised':
       // Private to the bidder: nobody hears of it.
       return { auction, notices: [] };
-    case 'BidRetracted': {
-      const { auctionId, bidId, bidderId, leadingBidId, amount, currentBid, reason } = event.data;
-      const leader = leadingBidId === null ? undefined : await uow.get<BidDoc>(BIDS, leadingBidId);
-      const why =
-        reason === 'account-deleted' ? "withdrawn: its bidder's account was deleted" : 'retracted';
-      return {
-        auction: { ...auction, leadingBidId, leadingBidderId: leader?.bidderId ?? null },
-        bid: { bidId, fields: { auctionId, bidderId, retracted: true } },
-        notices: [
-          {
-            userId: auction.sellerId,
-            kind: 'bid-retracted',
-            message: `A bid of ${formatCents(amount)} on ${title} was ${why}. The current bid is ${formatCents(currentBid)}.`,
-          },
-        ],
-      };
-    }
+    case 'BidRetracted':
+      return bidRetracted(event, auction, uow);
     case 'AuctionCancelled':
-      return {
-        auction,
-        notices: (await standingBidders(uow, event.data.auctionId)).map((userId) => ({
-          userId,
-          kind: 'cancelled',
-          message: `The auction ${title} was cancelled.`,
-        })),
-      };
-    case 'AuctionClosed': {
-      const d = event.data;
-      if (d.outcome === 'Expired' && d.reserveNotMet) {
-        const leader = auction.leadingBidderId;
-        return {
-          auction,
-          notices: [
-            {
-              userId: auction.sellerId,
-              kind: 'reserve-not-met',
-              message: `Your auction ${title} ended without a sale: no bid reached your reserve price.`,
-            },
-            ...(leader === null
-              ? []
-              : [
-                  {
-                    userId: leader,
-                    kind: 'reserve-not-met' as const,
-                    message: `The auction ${title} ended without a sale: the reserve price was not met.`,
-                  },
-                ]),
-          ],
-        };
-      }
-      if (d.outcome === 'Expired') {
-        return {
-          auction,
-          notices: [
-            {
-              userId: auction.sellerId,
-              kind: 'ended-unsold',
-              message: `Your auction ${title} ended without bids.`,
-            },
-          ],
-        };
-      }
-      const price = formatCents(d.finalPrice);
-      if (d.boughtNow) {
-        const others = (await standingBidders(uow, d.auctionId)).filter((id) => id !== d.winnerId);
-        return {
-          auction,
-          notices: [
-            {
-              userId: d.winnerId,
-              kind: 'won',
-              message: `You bought ${title} for ${price} with Buy It Now!`,
-            },
-            {
-              userId: auction.sellerId,
-              kind: 'sold',
-              message: `Your auction ${title} sold for ${price} with Buy It Now.`,
-            },
-            ...others.map((userId) => ({
-              userId,
-              kind: 'bought-now' as const,
-              message: `${title} was bought with Buy It Now for ${price}; the auction has ended.`,
-            })),
-          ],
-        };
-      }
-      return {
-        auction,
-        notices: [
-          { userId: d.winnerId, kind: 'won', message: `You won ${title} for ${price}!` },
-          {
-            userId: auction.sellerId,
-            kind: 'sold',
-            message: `Your auction ${title} sold for ${price}.`,
-          },
-        ],
-      };
-    }
+      return cancelled(event, auction, uow);
+    case 'AuctionClosed':
+      return closed(event.data, auction, uow);
     case 'AuctionEndingSoon':
       return { auction, notices: [] };
     default: {
@@ -288,6 +188,140 @@ const outcomeOf = async (
       throw new Error(`Unknown auction event ${(unexpected as { type: string }).type}`);
     }
   }
+};
+
+/** A new bid leads; the seller hears of it, and the leader it outbids. */
+const bidPlaced = ({ data }: BidPlaced, auction: AuctionFields): Outcome => {
+  const { bidId, bidderId, amount } = data;
+  return {
+    auction: { ...auction, leadingBidId: bidId, leadingBidderId: bidderId },
+    bid: { bidId, fields: { auctionId: data.auctionId, bidderId, retracted: false } },
+    notices: [
+      {
+        userId: auction.sellerId,
+        kind: 'new-bid',
+        message: `New bid of ${formatCents(amount)} on ${quoted(auction.title)}.`,
+      },
+      // One its automatic answer outbids at once did not outbid the leader.
+      ...(data.outbidByProxy ? [] : outbid(auction, bidderId, amount)),
+    ],
+  };
+};
+
+/** The seller hears of a retraction; the leader is read from the bid now leading. */
+const bidRetracted = async (
+  { data }: BidRetracted,
+  auction: AuctionFields,
+  uow: UnitOfWork,
+): Promise<Outcome> => {
+  const { auctionId, bidId, bidderId, leadingBidId, amount, currentBid, reason } = data;
+  const leader = leadingBidId === null ? undefined : await uow.get<BidDoc>(BIDS, leadingBidId);
+  const why =
+    reason === 'account-deleted' ? "withdrawn: its bidder's account was deleted" : 'retracted';
+  return {
+    auction: { ...auction, leadingBidId, leadingBidderId: leader?.bidderId ?? null },
+    bid: { bidId, fields: { auctionId, bidderId, retracted: true } },
+    notices: [
+      {
+        userId: auction.sellerId,
+        kind: 'bid-retracted',
+        message: `A bid of ${formatCents(amount)} on ${quoted(auction.title)} was ${why}. The current bid is ${formatCents(currentBid)}.`,
+      },
+    ],
+  };
+};
+
+/** Every standing bidder hears of a cancellation. */
+const cancelled = async (
+  { data }: AuctionCancelled,
+  auction: AuctionFields,
+  uow: UnitOfWork,
+): Promise<Outcome> => ({
+  auction,
+  notices: (await standingBidders(uow, data.auctionId)).map((userId) => ({
+    userId,
+    kind: 'cancelled',
+    message: `The auction ${quoted(auction.title)} was cancelled.`,
+  })),
+});
+
+type Closed = AuctionClosed['data'];
+type Sold = Extract<Closed, { readonly outcome: 'Sold' }>;
+
+const closed = (d: Closed, auction: AuctionFields, uow: UnitOfWork): Outcome | Promise<Outcome> => {
+  if (d.outcome === 'Expired')
+    return { auction, notices: d.reserveNotMet ? reserveNotMet(auction) : endedUnsold(auction) };
+  if (d.boughtNow) return boughtNow(d, auction, uow);
+  const title = quoted(auction.title);
+  const price = formatCents(d.finalPrice);
+  return {
+    auction,
+    notices: [
+      { userId: d.winnerId, kind: 'won', message: `You won ${title} for ${price}!` },
+      {
+        userId: auction.sellerId,
+        kind: 'sold',
+        message: `Your auction ${title} sold for ${price}.`,
+      },
+    ],
+  };
+};
+
+/** Bids, none at the reserve: the seller hears, and the bidder who led. */
+const reserveNotMet = (auction: AuctionFields): Notice[] => {
+  const title = quoted(auction.title);
+  const leader = auction.leadingBidderId;
+  return [
+    {
+      userId: auction.sellerId,
+      kind: 'reserve-not-met',
+      message: `Your auction ${title} ended without a sale: no bid reached your reserve price.`,
+    },
+    ...(leader === null
+      ? []
+      : [
+          {
+            userId: leader,
+            kind: 'reserve-not-met' as const,
+            message: `The auction ${title} ended without a sale: the reserve price was not met.`,
+          },
+        ]),
+  ];
+};
+
+const endedUnsold = (auction: AuctionFields): Notice[] => [
+  {
+    userId: auction.sellerId,
+    kind: 'ended-unsold',
+    message: `Your auction ${quoted(auction.title)} ended without bids.`,
+  },
+];
+
+/** The buyer and the seller hear of the sale, and every other standing bidder that it ended. */
+const boughtNow = async (d: Sold, auction: AuctionFields, uow: UnitOfWork): Promise<Outcome> => {
+  const title = quoted(auction.title);
+  const price = formatCents(d.finalPrice);
+  const others = (await standingBidders(uow, d.auctionId)).filter((id) => id !== d.winnerId);
+  return {
+    auction,
+    notices: [
+      {
+        userId: d.winnerId,
+        kind: 'won',
+        message: `You bought ${title} for ${price} with Buy It Now!`,
+      },
+      {
+        userId: auction.sellerId,
+        kind: 'sold',
+        message: `Your auction ${title} sold for ${price} with Buy It Now.`,
+      },
+      ...others.map((userId) => ({
+        userId,
+        kind: 'bought-now' as const,
+        message: `${title} was bought with Buy It Now for ${price}; the auction has ended.`,
+      })),
+    ],
+  };
 };
 
 const apply = async (event: ProjectedEvent, auctionEvent: AuctionEvent, uow: UnitOfWork) => {

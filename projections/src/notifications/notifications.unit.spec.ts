@@ -171,6 +171,71 @@ describe('notifications projection', () => {
     ]);
   });
 
+  it("tells the bidder a maximum answers that they are outbid by another bidder's maximum", async () => {
+    const h = await harness();
+    const log = watchAuction();
+    log.send({
+      type: 'PlaceBid',
+      data: { auctionId: 'watch', bidId: 'alice-max', amount: 15_000, maxAmount: 20_000 },
+      metadata: { commandId: 'max', correlationId: 'max', actorId: 'alice', at: iso(T0 + 500) },
+    });
+    log.bid('watch', 'bob', 16_000);
+    await h.given(log.events);
+
+    const [bobHears] = await messagesOf(h, 'bob');
+    expect(bobHears).toMatch(
+      /^You have been outbid on "Vintage watch" by another bidder's maximum\. The current bid is \$1\d\d\.\d\d\.$/,
+    );
+    expect((await messagesOf(h, 'seller'))[0]).toMatch(
+      /^An automatic bid raised the price of "Vintage watch" to \$1\d\d\.\d\d\.$/,
+    );
+  });
+
+  it('tells the seller and the leader when no bid reached the reserve', async () => {
+    const h = await harness();
+    const log = new EventLog();
+    log.create('watch', { title: 'Vintage watch', startingPrice: 10_000, reservePrice: 20_000 });
+    log.bid('watch', 'alice', 15_000);
+    log.close('watch');
+    await h.given(log.events);
+
+    expect((await messagesOf(h, 'seller'))[0]).toBe(
+      'Your auction "Vintage watch" ended without a sale: no bid reached your reserve price.',
+    );
+    expect(await messagesOf(h, 'alice')).toEqual([
+      'The auction "Vintage watch" ended without a sale: the reserve price was not met.',
+    ]);
+  });
+
+  it('tells the buyer, the seller and every other standing bidder of a Buy It Now', async () => {
+    const h = await harness();
+    const log = new EventLog();
+    log.create('watch', {
+      title: 'Vintage watch',
+      startingPrice: 10_000,
+      reservePrice: 20_000,
+      buyNowPrice: 30_000,
+    });
+    log.bid('watch', 'alice', 15_000);
+    log.send({
+      type: 'BuyNow',
+      data: { auctionId: 'watch', bidId: 'bob-buys', price: 30_000 },
+      metadata: { commandId: 'buy', correlationId: 'buy', actorId: 'bob', at: iso(T0 + 2000) },
+    });
+    await h.given(log.events);
+
+    expect((await messagesOf(h, 'bob'))[0]).toBe(
+      'You bought "Vintage watch" for $300.00 with Buy It Now!',
+    );
+    expect((await messagesOf(h, 'seller'))[0]).toBe(
+      'Your auction "Vintage watch" sold for $300.00 with Buy It Now.',
+    );
+    expect(await messagesOf(h, 'alice')).toEqual([
+      '"Vintage watch" was bought with Buy It Now for $300.00; the auction has ended.',
+      'You have been outbid on "Vintage watch". The current bid is $300.00.',
+    ]);
+  });
+
   it('tells each distinct standing bidder once when the auction is cancelled', async () => {
     const h = await harness();
     const log = watchAuction();
