@@ -1,5 +1,5 @@
 import type { ClusterStatus, Clock, Engine, EventLog } from '@auction/engine';
-import type { ImageUrl, ProjectionRunner, ReadStore, UserDirectory } from '@auction/projections';
+import type { ImageUrl, ReadStore, UserDirectory } from '@auction/projections';
 import type { AccountStore } from './accounts/account-store';
 import type { Config } from './config';
 import type {
@@ -10,6 +10,7 @@ import type {
   UserSessionStore,
 } from './ports';
 import type { StoreName, StoreStatus } from './stores';
+import type { ReadModels } from './read-side/projection-thread';
 
 export interface ClusterHealth extends ClusterStatus {
   readonly reachable: boolean;
@@ -25,7 +26,8 @@ export interface AppDeps {
   readonly read: ReadStore;
   /** The one door to the event log: auction commands, categories, account events. */
   readonly engine: Engine;
-  readonly runner: ProjectionRunner;
+  /** The read models' runner: on its own thread (`read-side/`), or in process (`inline`). */
+  readonly runner: ReadModels;
   /** Whether the read models have caught up with the log as it stood at start (`GET /health`). */
   readonly readiness: ReadModelsReadiness;
   readonly accounts: AccountStore;
