@@ -27,6 +27,9 @@ export interface ProjectionThreadOptions {
   readonly stopTimeoutMs?: number;
 }
 
+/** How long `status` waits for the thread before it answers from the positions it knows. */
+const STATUS_WAIT_MS = 2000;
+
 interface Waiter {
   readonly position: number;
   readonly names: readonly string[];
@@ -140,11 +143,22 @@ export class ProjectionThread implements ReadModels {
   }
 
   async status(): Promise<ProjectionStatus[]> {
+    let error = this.stopping ? undefined : 'The read models’ thread is starting';
     if (this.worker) {
-      const status = await this.request((id) => ({ type: 'status', id }));
+      // A thread held by a long batch (or stuck) answers late: health does not wait for it.
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<undefined>((resolve) => {
+        timer = setTimeout(resolve, STATUS_WAIT_MS);
+      });
+      const status = await Promise.race([
+        this.request((id) => ({ type: 'status', id })).catch(() => undefined),
+        late,
+      ]);
+      clearTimeout(timer);
       if (status) return status;
+      error = `The read models’ thread did not answer within ${STATUS_WAIT_MS} ms`;
     }
-    // No thread to ask (starting, restarting, stopped): the positions it last told.
+    // No thread to ask (starting, restarting, stopped), or no answer: the positions it last told.
     const head = (await this.options.head()) ?? 0;
     return [...this.positions].map(([name, position]) => ({
       name,
@@ -152,7 +166,7 @@ export class ProjectionThread implements ReadModels {
       position,
       behind: Math.max(0, head - position),
       sinceLastBatchMs: undefined,
-      error: this.stopping ? undefined : 'The read models’ thread is starting',
+      error,
     }));
   }
 
