@@ -148,7 +148,7 @@ export class ProjectionThread implements ReadModels {
       // A thread held by a long batch (or stuck) answers late: health does not wait for it.
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<undefined>((resolve) => {
-        timer = setTimeout(resolve, STATUS_WAIT_MS);
+        timer = setTimeout(() => resolve(undefined), STATUS_WAIT_MS);
       });
       const status = await Promise.race([
         this.request((id) => ({ type: 'status', id })).catch(() => undefined),
