@@ -16,6 +16,15 @@ export interface ClusterHealth extends ClusterStatus {
   readonly reachable: boolean;
 }
 
+/**
+ * The read models as the routes may ask of them: whether a position is applied, a bounded wait for
+ * it, their status. The projection runner in process, or the thread that runs it (`server/`).
+ */
+export type ReadModels = Pick<
+  ProjectionRunner,
+  'start' | 'stop' | 'rebuild' | 'status' | 'reached' | 'waitFor' | 'followedCheckpoint'
+>;
+
 /** Everything the HTTP app needs, built once by `startServer` (and by tests, the same way). */
 export interface AppDeps {
   readonly config: Config;
@@ -26,7 +35,8 @@ export interface AppDeps {
   readonly read: ReadStore;
   /** The one door to the event log: auction commands, categories, account events. */
   readonly engine: Engine;
-  readonly runner: ProjectionRunner;
+  /** The read models' runner: on its own thread (`server/read-side/`), or in process (`inline`). */
+  readonly runner: ReadModels;
   /** Whether the read models have caught up with the log as it stood at start (`GET /health`). */
   readonly readiness: ReadModelsReadiness;
   readonly accounts: AccountStore;

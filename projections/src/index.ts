@@ -13,6 +13,7 @@ export {
   ProjectionRunner,
   applyBatch,
   type EventSource,
+  type LeaseOptions,
   type ProjectionStatus,
 } from './runner/projection-runner';
 export type { UserDirectory } from './users/user-directory';

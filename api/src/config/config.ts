@@ -186,6 +186,14 @@ export const Config = z
       (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
       wholeNumber('MONGODB_STATEMENTS_PER_COMMAND', 1, 100_000).optional(),
     ),
+    /**
+     * Where the read models' projections run: `worker`, on a thread of their own with their own
+     * connections to the stores (the request thread never applies or commits a batch), or
+     * `inline`, on the request thread as before (its batches then give way to requests now and then).
+     */
+    PROJECTIONS_THREAD: z
+      .enum(['worker', 'inline'], { error: 'PROJECTIONS_THREAD must be worker or inline' })
+      .default('worker'),
     /** How long start-up waits for a configured server before it gives up, in milliseconds. */
     STORE_CONNECT_TIMEOUT_MS: wholeNumber('STORE_CONNECT_TIMEOUT_MS', 100, 120_000).default(5000),
     /**

@@ -164,6 +164,14 @@ describe('config', () => {
     );
   });
 
+  it('runs the projections on a thread of their own unless told inline', () => {
+    expect(loadConfig({}).PROJECTIONS_THREAD).toBe('worker');
+    expect(loadConfig({ PROJECTIONS_THREAD: 'inline' }).PROJECTIONS_THREAD).toBe('inline');
+    expect(() => loadConfig({ PROJECTIONS_THREAD: 'thread' })).toThrow(
+      'PROJECTIONS_THREAD: PROJECTIONS_THREAD must be worker or inline',
+    );
+  });
+
   it('limits watches per socket and per address, with sane defaults', () => {
     expect(loadConfig({})).toMatchObject({
       WATCH_LIMIT_PER_SOCKET: 50,

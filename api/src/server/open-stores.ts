@@ -25,7 +25,7 @@ import type { ImageStore } from '../stores/images/image-store';
 import { type RateLimitStores, inProcessRateLimits } from '../stores/rate-limits/rate-limit-store';
 import type { UserSessionStore } from '../stores/sessions/session-store';
 
-type StoreConfig = Pick<
+export type StoreConfig = Pick<
   Config,
   | 'DATA_DIR'
   | 'EVENTSTORE_CONNECTION_STRING'
@@ -176,14 +176,18 @@ const readStoreOn = (config: StoreConfig, mongo: MongoClient | undefined): ReadS
       })
     : new SqliteReadStore({ filename: join(config.DATA_DIR, 'read.sqlite') });
 
-/** The event log and the read models alone (the command-line tools need no more). */
+/**
+ * The event log and the read models alone: what the command-line tools and the projections'
+ * thread (`read-side/projection-thread.ts`) need, on connections of their own.
+ */
 export const openLogAndReadModels = async (
   config: StoreConfig,
+  options: OpenStoresOptions = {},
 ): Promise<Pick<Stores, 'events' | 'read' | 'close'>> => {
   mkdirSync(config.DATA_DIR, { recursive: true });
   const mongo = await openMongo(config);
   try {
-    const events = await openEvents(config);
+    const events = await openEvents(config, options);
     const read = readStoreOn(config, mongo);
     return {
       events,

@@ -16,10 +16,11 @@ import {
   type EventSource,
   ProjectionRunner,
   type ReadStore,
+  type Write,
   allProjections,
   notificationCursors,
 } from '@auction/projections';
-import type { AppDeps, ClusterHealth } from '../app-deps';
+import type { AppDeps, ClusterHealth, ReadModels } from '../app-deps';
 import { createApp } from '../http/app';
 import { type Config, publicOrigin } from '../config/config';
 import { Readiness } from '../http/middleware/readiness';
@@ -29,7 +30,8 @@ import { imageUrlsFor, withImageUrls } from '../stores/images/image-urls';
 import { releaseCancelledAuctionImages } from '../followers/image-cleanup';
 import { RealtimeLink } from '../realtime/realtime-link';
 import { CachedSessionStore } from '../stores/sessions/session-cache';
-import { openStores } from './open-stores';
+import { type StoreConfig, type Stores, openStores } from './open-stores';
+import { ProjectionThread } from './read-side/projection-thread';
 
 export interface RunningServer {
   readonly url: string;
@@ -105,9 +107,44 @@ export const startServer = async (
   const clock = options.clock ?? systemClock;
   const log = options.log ?? defaultLog;
   const push = options.positionPush !== false;
-  const stores = await openStores(config, clock, {
-    clusterLogPollMs: push ? CLUSTER_POLL_MS : POLL_ONLY_MS,
-  });
+  // In a cluster each projection runs on one node at a time; the others follow its checkpoint.
+  // The process id keeps a restarted node from taking over its predecessor's batch in flight.
+  const lease = config.KAFKA_BROKERS
+    ? {
+        holder: `${config.NODE_ID}:${process.pid}`,
+        followPollMs: push ? CLUSTER_POLL_MS : POLL_ONLY_MS,
+      }
+    : undefined;
+  // The projections run on a thread of their own, unless configured inline or a test seam wraps
+  // the read store they write through (it must then be in this process).
+  const thread =
+    config.PROJECTIONS_THREAD === 'inline' ||
+    options.projectionStore !== undefined ||
+    options.holdProjections !== undefined
+      ? undefined
+      : new ProjectionThread({
+          data: {
+            stores: storeSettings(config),
+            ...(lease ? { lease, clusterLogPollMs: push ? CLUSTER_POLL_MS : POLL_ONLY_MS } : {}),
+          },
+          names: allProjections.map((projection) => projection.name),
+          head: () => stores.events.headPosition(),
+          onCommitted: (name, writes, position) => onCommitted(name, writes, position),
+          onError: (error, name) => onError(error, name),
+          log,
+          stopTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+        });
+  // It loads its modules and opens its stores while this thread opens its own.
+  thread?.warm();
+  let stores: Stores;
+  try {
+    stores = await openStores(config, clock, {
+      clusterLogPollMs: push ? CLUSTER_POLL_MS : POLL_ONLY_MS,
+    });
+  } catch (error) {
+    await thread?.stop();
+    throw error;
+  }
   const sessionSecret = config.SESSION_SECRET ?? (await stores.keptSessionSecret());
   // Every node shares the session secret, so they seal a command alike (`chain/seal.ts`).
   const saltKey = saltKeyFrom(sessionSecret);
@@ -128,6 +165,7 @@ export const startServer = async (
     cluster = await startCluster(config, local, log);
   } catch (error) {
     await local.close();
+    await thread?.stop();
     await stores.close();
     throw error;
   }
@@ -155,33 +193,34 @@ export const startServer = async (
     maxAgeMs: config.SESSION_CACHE_MS,
     log,
   });
-  const turn = turns();
-  const runner = new ProjectionRunner({
-    source: yieldingSource(stores.events, turn),
-    store: (options.projectionStore ?? ((store: ReadStore) => store))(
-      yieldingReads(stores.read, turn),
-    ),
-    projections: allProjections,
-    onError: (error, name) => log(`Projection ${name}:`, error),
-    // What the catch-up re-creates from history is not news: the other nodes are not told of it.
-    onCommitted: (name, writes, position) => {
-      positions?.checkpointCommitted(name, position);
-      const news = writes.filter(
-        (write) => write.kind !== 'put' || write.doc._position > startHead,
-      );
-      if (news.length > 0) realtime.projectionCommitted(name, news);
-    },
-    // In a cluster each projection runs on one node at a time; the others follow its checkpoint.
-    // The process id keeps a restarted node from taking over its predecessor's batch in flight.
-    ...(cluster
-      ? {
-          lease: {
-            holder: `${config.NODE_ID}:${process.pid}`,
-            followPollMs: positions ? CLUSTER_POLL_MS : POLL_ONLY_MS,
-          },
-        }
-      : {}),
-  });
+  // What the catch-up re-creates from history is not news: the other nodes are not told of it.
+  const onCommitted = (name: string, writes: readonly Write[], position: number) => {
+    positions?.checkpointCommitted(name, position);
+    const news = writes.filter((write) => write.kind !== 'put' || write.doc._position > startHead);
+    if (news.length > 0) realtime.projectionCommitted(name, news);
+  };
+  const onError = (error: unknown, name: string) => log(`Projection ${name}:`, error);
+  let runner: ReadModels;
+  let tellAppended: ((position: number) => void) | undefined;
+  if (thread) {
+    runner = thread;
+    // The thread reads the log on its own connection: it is told of every append made here.
+    tellAppended = (position) => thread.appended(position);
+  } else {
+    const turn = turns();
+    runner = new ProjectionRunner({
+      source: yieldingSource(stores.events, turn),
+      store: (options.projectionStore ?? ((store: ReadStore) => store))(
+        yieldingReads(stores.read, turn),
+      ),
+      projections: allProjections,
+      onError,
+      onCommitted,
+      ...(lease ? { lease } : {}),
+    });
+  }
+  const stopForwarding = tellAppended && stores.events.onAppended?.(tellAppended);
+  positions?.onLog((position) => tellAppended?.(position));
   positions?.onCheckpoint((name, position) => runner.followedCheckpoint(name, position));
   const readiness = new Readiness(runner, startHead, options.readinessWaitMs);
   const scheduler = new ClosingScheduler({
@@ -252,7 +291,7 @@ export const startServer = async (
   let closing: Promise<void> | undefined;
   readiness.begin();
   void (options.holdProjections ?? Promise.resolve())
-    .then(() => (closing ? undefined : runner.start()))
+    .then(() => (closing ? undefined : thread ? thread.start(startHead) : runner.start()))
     .catch((error: unknown) => {
       if (closing) return;
       log('The read models could not start', error);
@@ -301,6 +340,7 @@ export const startServer = async (
     readiness.stop();
     sessions.stop();
     stopTelling?.();
+    stopForwarding?.();
     positions?.close();
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
@@ -401,7 +441,24 @@ const shutdown = (timeoutMs: number, log: (message: string, error?: unknown) => 
   });
 };
 
-/** How long the projections may hold the event loop before a read of theirs lets others in. */
+/** The settings the projections' thread opens its stores with (plain data, for `workerData`). */
+const storeSettings = (config: Config): StoreConfig => ({
+  DATA_DIR: config.DATA_DIR,
+  EVENTSTORE_CONNECTION_STRING: config.EVENTSTORE_CONNECTION_STRING,
+  MONGODB_URL: config.MONGODB_URL,
+  MONGODB_DB: config.MONGODB_DB,
+  STORE_CONNECT_TIMEOUT_MS: config.STORE_CONNECT_TIMEOUT_MS,
+  MONGODB_STATEMENTS_PER_COMMAND: config.MONGODB_STATEMENTS_PER_COMMAND,
+  KAFKA_BROKERS: config.KAFKA_BROKERS,
+});
+
+/**
+ * Only with PROJECTIONS_THREAD=inline (or a test seam that wraps the read store): the projections
+ * then share the request thread, and these turns keep it answering during a long catch-up. On
+ * their own thread (the default) they need none.
+ *
+ * How long the projections may hold the event loop before a read of theirs lets others in.
+ */
 const TURN_MS = 20;
 
 /**

@@ -45,6 +45,7 @@ export {
   AuctionCancelled,
   BidPlaced,
   BidEdited,
+  BidMaximumRaised,
   AutomaticBidPlaced,
   BidRetracted,
   AuctionClosed,

@@ -75,6 +75,12 @@ export interface RunnerOptions {
    * and its new checkpoint (for telling the nodes that follow it).
    */
   readonly onCommitted?: (projection: string, writes: readonly Write[], position: number) => void;
+  /**
+   * Told each projection's position whenever it is set: a batch applied, a checkpoint read at a
+   * (re)subscription, a followed checkpoint learnt, a rebuild's 0. A runner on another thread
+   * mirrors them for `reached` and `waitFor` there (api's `ProjectionThread`).
+   */
+  readonly onPosition?: (projection: string, position: number) => void;
   /** Share the projections with other nodes; without it this runner applies every projection. */
   readonly lease?: LeaseOptions;
 }
@@ -315,6 +321,7 @@ export class ProjectionRunner {
       );
       r.cache.clear();
       r.position = 0;
+      this.resolveWaiters(r);
     }
     await this.catchUpAndSubscribe(chosen);
   }
@@ -586,7 +593,9 @@ export class ProjectionRunner {
     this.subscribe(r).catch((error: unknown) => this.failed(r, r.generation, error));
   }
 
+  /** The projection's position was set: its waiters up to there resolve (`onPosition` is told). */
   private resolveWaiters(r: Running): void {
+    this.options.onPosition?.(r.projection.name, r.position);
     if (r.waiters.length === 0) return;
     const due = r.waiters.filter((w) => w.position <= r.position);
     r.waiters = r.waiters.filter((w) => w.position > r.position);
