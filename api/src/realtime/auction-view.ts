@@ -1,4 +1,4 @@
-import { type AuctionView, BIDS_PAGE_SIZE, type PublicUser } from '@auction/contracts';
+import { type AuctionView, BIDS_PAGE_SIZE, type PublicUser, summaryOf } from '@auction/contracts';
 import type { AuctionState } from '@auction/engine';
 import {
   type AuctionFacts,
@@ -35,31 +35,19 @@ const factsOf = (
     bid.retractedAt === null ? [] : [{ ...bid, retractedAt: bid.retractedAt }],
   );
   return {
+    ...summaryOf(state, {}),
+    // The gateway folds created auctions only: the fields set at creation hold values.
     auctionId,
-    title: state.title,
-    description: state.description,
-    categoryId: state.categoryId ?? '',
-    categoryName: extras.categoryName,
-    startingPrice: state.startingPrice,
-    currentBid: state.currentBid,
-    image: state.image,
     sellerId: state.sellerId ?? '',
+    categoryId: state.categoryId ?? '',
     endsAt: state.endsAt ?? '',
-    increments: state.increments,
-    softClose: state.softClose,
-    extended: state.extended,
     status: state.status === 'None' ? 'Live' : state.status,
-    reservePrice: state.reservePrice,
-    buyNowPrice: state.buyNowPrice,
-    leadingBidId: state.leadingBidId,
-    boughtNow: state.boughtNow,
+    categoryName: extras.categoryName,
     bids,
     bidsNextCursor: nextCursor,
     bidCount: standing.length,
     retractions,
     createdAt: extras.createdAt,
-    winnerId: state.winnerId,
-    finalPrice: state.finalPrice,
     revision,
   };
 };

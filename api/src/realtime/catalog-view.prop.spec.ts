@@ -8,6 +8,7 @@ import {
   bidView,
   deletedUser,
   standingOrder,
+  summaryOf,
 } from '@auction/contracts';
 import { type AuctionState, evolve, initialState } from '@auction/engine';
 import {
@@ -15,6 +16,7 @@ import {
   type UserDirectory,
   auctionBidsPage,
   auctionDetail,
+  catalogAuctions,
   catalogProjection,
   decodeCursor,
 } from '@auction/projections';
@@ -107,6 +109,9 @@ const catalogAgreesWithFold = async (timeline: readonly AuctionCommand[]): Promi
       expect(await auctionDetail(catalog.store, catalog.users, AUCTION, imageUrl), where).toEqual(
         auctionView(state, revision, extras, users, imageUrl),
       );
+      // Every summary field, shown or not: one the fold sets must reach both alike.
+      const doc = await catalog.store.get(catalogAuctions.name, AUCTION);
+      expect(summaryOf(doc ?? {}, {}), where).toEqual(summaryOf(state, {}));
       const rest = await catalogPagesFrom(catalog.store, catalog.users, folded.bidsNextCursor, 1);
       expect([...folded.bids, ...rest], where).toEqual(everyBid(state));
     }

@@ -1,11 +1,5 @@
 import type { Map as ImmutableMap } from 'immutable';
-import type {
-  AuctionEvent,
-  AuctionStatus,
-  IncrementRule,
-  Rejection,
-  SoftClose,
-} from '@auction/contracts';
+import type { AuctionEvent, FoldedSummary, Rejection } from '@auction/contracts';
 
 export interface BidState {
   readonly bidId: string;
@@ -39,28 +33,12 @@ export interface BidderState {
   readonly answered: boolean;
 }
 
-/** What the decider knows of one auction: the fold of its events. */
-export interface AuctionState {
-  readonly status: AuctionStatus;
-  readonly auctionId: string | null;
-  readonly sellerId: string | null;
-  readonly title: string;
-  readonly description: string;
-  readonly categoryId: string | null;
-  readonly image: string | null;
-  /** Cents. */
-  readonly startingPrice: number;
-  readonly endsAt: string | null;
-  /** How much each bid must beat the current price by, as the auction was created with. */
-  readonly increments: IncrementRule;
-  /** The soft close the auction was created with; null: its end never moves. */
-  readonly softClose: SoftClose | null;
-  /** Whether a bid in the soft-close window has moved the end. */
-  readonly extended: boolean;
-  /** Cents; bids below it cannot win. Null: no reserve. */
-  readonly reservePrice: number | null;
-  /** Cents; null: no Buy It Now. Whether it is still on offer: `buyNowOpen`. */
-  readonly buyNowPrice: number | null;
+/**
+ * What the decider knows of one auction: the fold of its events. The summary every reader shares
+ * (`summaryChange`), and what only the decider needs: each bid, the proxy ranking, the bidders'
+ * retraction limits.
+ */
+export interface AuctionState extends FoldedSummary {
   /** How many maxima have been set: the next one's `maxSeq`. */
   readonly maxSeq: number;
   /** The standing bid that ranks first by maximum (earlier on equal ones), and the second. */
@@ -77,15 +55,8 @@ export interface AuctionState {
    * event): an automatic bid for someone else right after it answered them at once.
    */
   readonly lastEntryBy: string | null;
-  /** Highest non-retracted amount in cents, 0 when none. */
-  readonly currentBid: number;
-  readonly leadingBidId: string | null;
   /** Business time of the last event: event times never go backwards within a stream. */
   readonly lastAt: string | null;
-  readonly winnerId: string | null;
-  readonly finalPrice: number | null;
-  /** Sold at the Buy It Now price. */
-  readonly boughtNow: boolean;
 }
 
 export type Decision =

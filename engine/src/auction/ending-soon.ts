@@ -36,7 +36,6 @@ export const announceEndingSoon = (
 };
 
 /** `evolve` of `AuctionEndingSoon`: remembers the end it was announced for. */
-export const endingSoonAnnounced = (
-  state: AuctionState,
-  { data }: AuctionEndingSoon,
-): AuctionState => ({ ...state, endingSoonFor: data.endsAt, lastAt: data.at });
+export const endingSoonAnnounced = ({ data }: AuctionEndingSoon): Partial<AuctionState> => ({
+  endingSoonFor: data.endsAt,
+});

@@ -1,14 +1,11 @@
 import {
-  type AuctionClosed,
-  type AuctionCreated,
-  type AuctionEdited,
   type AuctionEvent,
   type AutomaticBidPlaced,
   type BidEdited,
   type BidMaximumRaised,
   type BidPlaced,
   type BidRetracted,
-  legacyIncrementRule,
+  summaryChange,
 } from '@auction/contracts';
 import type { AuctionState, BidState, BidderState } from './decider-types';
 import { rankRaised, rankRetracted } from './proxy';
@@ -28,9 +25,17 @@ const patchBidder = (
   return state.bidders.set(bidderId, { ...bidder, ...patch(bidder) });
 };
 
-/** `(state, event) → state`: pure, total over valid histories. */
+/**
+ * `(state, event) → state`: pure, total over valid histories. The summary every reader shares
+ * changes by `summaryChange`; the rest is the decider's own.
+ */
 export const evolve = (state: AuctionState, event: AuctionEvent): AuctionState => {
-  let next = fold1(state, event);
+  let next: AuctionState = {
+    ...state,
+    ...summaryChange(event),
+    ...own(state, event),
+    lastAt: event.data.at,
+  };
   if (next.lastEntryBy !== null && !isEntry(event)) next = { ...next, lastEntryBy: null };
   // The proxy ranking follows every maximum set and every retraction.
   if (event.type === 'BidPlaced' || event.type === 'BidMaximumRaised')
@@ -53,15 +58,9 @@ const answered = (state: AuctionState, bidderId: string) => {
     : patchBidder(state, by, () => ({ answered: true }));
 };
 
-/** One event's own changes; `evolve` adds what follows every entry and every ranking change. */
-const fold1 = (state: AuctionState, event: AuctionEvent): AuctionState => {
+/** One event's changes to what only the decider keeps; `evolve` adds what follows every event. */
+const own = (state: AuctionState, event: AuctionEvent): Partial<AuctionState> => {
   switch (event.type) {
-    case 'AuctionCreated':
-      return created(state, event);
-    case 'AuctionEdited':
-      return edited(state, event);
-    case 'AuctionCancelled':
-      return { ...state, status: 'Cancelled', lastAt: event.data.at };
     case 'BidPlaced':
       return bidPlaced(state, event);
     case 'BidEdited':
@@ -72,49 +71,17 @@ const fold1 = (state: AuctionState, event: AuctionEvent): AuctionState => {
       return automaticBidPlaced(state, event);
     case 'BidRetracted':
       return bidRetracted(state, event);
-    case 'AuctionClosed':
-      return closed(state, event);
     case 'AuctionEndingSoon':
-      return endingSoonAnnounced(state, event);
-    default: {
-      const unexpected: never = event;
-      throw new Error(`Unknown auction event ${(unexpected as { type: string }).type}`);
-    }
+      return endingSoonAnnounced(event);
+    case 'AuctionCreated':
+    case 'AuctionEdited':
+    case 'AuctionCancelled':
+    case 'AuctionClosed':
+      return {};
   }
 };
 
-const created = (state: AuctionState, { data: d }: AuctionCreated): AuctionState => ({
-  ...state,
-  status: 'Live',
-  auctionId: d.auctionId,
-  sellerId: d.sellerId,
-  title: d.title,
-  description: d.description,
-  categoryId: d.categoryId,
-  image: d.image,
-  startingPrice: d.startingPrice,
-  endsAt: d.endsAt,
-  increments: d.increments ?? legacyIncrementRule,
-  softClose: d.softClose ?? null,
-  reservePrice: d.reservePrice ?? null,
-  buyNowPrice: d.buyNowPrice ?? null,
-  lastAt: d.at,
-});
-
-const edited = (state: AuctionState, { data: d }: AuctionEdited): AuctionState => ({
-  ...state,
-  title: d.title ?? state.title,
-  description: d.description ?? state.description,
-  image: d.image === undefined ? state.image : d.image,
-  startingPrice: d.startingPrice ?? state.startingPrice,
-  endsAt: d.endsAt ?? state.endsAt,
-  reservePrice: d.reservePrice === undefined ? state.reservePrice : d.reservePrice,
-  buyNowPrice: d.buyNowPrice === undefined ? state.buyNowPrice : d.buyNowPrice,
-  lastAt: d.at,
-});
-
-const bidPlaced = (state: AuctionState, { data: d }: BidPlaced): AuctionState => ({
-  ...state,
+const bidPlaced = (state: AuctionState, { data: d }: BidPlaced): Partial<AuctionState> => ({
   bids: state.bids.set(d.bidId, {
     bidId: d.bidId,
     bidderId: d.bidderId,
@@ -129,20 +96,15 @@ const bidPlaced = (state: AuctionState, { data: d }: BidPlaced): AuctionState =>
     bound: d.endsAt !== undefined,
   }),
   maxSeq: state.maxSeq + 1,
-  currentBid: d.amount,
-  leadingBidId: d.bidId,
-  ...(d.endsAt === undefined ? {} : { endsAt: d.endsAt, extended: true }),
   lastEntryBy: d.bidderId,
-  lastAt: d.at,
 });
 
-const bidEdited = (state: AuctionState, { data: d }: BidEdited): AuctionState => {
+const bidEdited = (state: AuctionState, { data: d }: BidEdited): Partial<AuctionState> => {
   const bid = state.bids.get(d.bidId);
   const maxAmount = Math.max(d.amount, d.maxAmount ?? 0, bid?.maxAmount ?? 0);
   // A maximum set anew ranks from now; one the edit leaves as it was keeps its place.
   const raised = bid === undefined || maxAmount > bid.maxAmount;
   return {
-    ...state,
     bids: patchBid(state, d.bidId, {
       amount: d.amount,
       maxAmount,
@@ -152,16 +114,14 @@ const bidEdited = (state: AuctionState, { data: d }: BidEdited): AuctionState =>
       ...(d.endsAt === undefined ? {} : { bound: true }),
     }),
     maxSeq: raised ? state.maxSeq + 1 : state.maxSeq,
-    currentBid: d.amount,
-    leadingBidId: d.bidId,
-    ...(d.endsAt === undefined ? {} : { endsAt: d.endsAt, extended: true }),
     lastEntryBy: d.bidderId,
-    lastAt: d.at,
   };
 };
 
-const maximumRaised = (state: AuctionState, { data: d }: BidMaximumRaised): AuctionState => ({
-  ...state,
+const maximumRaised = (
+  state: AuctionState,
+  { data: d }: BidMaximumRaised,
+): Partial<AuctionState> => ({
   bids: patchBid(state, d.bidId, {
     maxAmount: d.maxAmount,
     maxSeq: state.maxSeq,
@@ -169,46 +129,24 @@ const maximumRaised = (state: AuctionState, { data: d }: BidMaximumRaised): Auct
   }),
   maxSeq: state.maxSeq + 1,
   lastEntryBy: d.bidderId,
-  lastAt: d.at,
 });
 
 const automaticBidPlaced = (
   state: AuctionState,
   { data: d }: AutomaticBidPlaced,
-): AuctionState => ({
-  ...state,
+): Partial<AuctionState> => ({
   bids: patchBid(state, d.bidId, { amount: d.amount, automatic: true, bound: true }),
   bidders: answered(state, d.bidderId),
-  currentBid: d.amount,
-  leadingBidId: d.bidId,
-  ...(d.endsAt === undefined ? {} : { endsAt: d.endsAt, extended: true }),
   lastEntryBy: null,
-  lastAt: d.at,
 });
 
-const bidRetracted = (state: AuctionState, { data: d }: BidRetracted): AuctionState => ({
-  ...state,
+const bidRetracted = (state: AuctionState, { data: d }: BidRetracted): Partial<AuctionState> => ({
   bids: patchBid(state, d.bidId, { retracted: true, retractedAt: d.at }),
   bidders:
     d.reason === 'account-deleted'
       ? state.bidders
       : patchBidder(state, d.bidderId, (b) => ({ retractions: b.retractions + 1 })),
-  currentBid: d.currentBid,
-  leadingBidId: d.leadingBidId,
-  lastAt: d.at,
 });
-
-const closed = (state: AuctionState, { data: d }: AuctionClosed): AuctionState =>
-  d.outcome === 'Sold'
-    ? {
-        ...state,
-        status: 'Sold',
-        winnerId: d.winnerId,
-        finalPrice: d.finalPrice,
-        boughtNow: d.boughtNow === true,
-        lastAt: d.at,
-      }
-    : { ...state, status: 'Expired', lastAt: d.at };
 
 export const fold = (events: Iterable<AuctionEvent>, from: AuctionState): AuctionState => {
   let state = from;

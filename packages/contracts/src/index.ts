@@ -29,6 +29,13 @@ export { fixedCategories } from './categories';
 export { type PriceFacts, reserveStatus, buyNowOnOffer } from './reserve';
 export type { AuctionStatus } from './auction-status';
 export {
+  type AuctionSummary,
+  type FoldedSummary,
+  noAuction,
+  summaryChange,
+  summaryOf,
+} from './auction-summary';
+export {
   errorCatalog,
   rejection,
   bidTooLow,

@@ -1,10 +1,9 @@
 import {
+  type AuctionSummary,
   type AuctionView,
   type BidFacts,
-  type IncrementRule,
   type PublicUser,
   type RetractionFacts,
-  type SoftClose,
   bidView,
   centsToDollars,
   deletedUser,
@@ -19,26 +18,8 @@ import { priceView } from './price-view';
  * What an auction's view is built from (money in cents), whichever fold produced it: the
  * catalog's documents, or the engine's state as the realtime gateway folds it.
  */
-export interface AuctionFacts {
-  readonly auctionId: string;
-  readonly title: string;
-  readonly description: string;
-  readonly categoryId: string;
+export type AuctionFacts = AuctionSummary & {
   readonly categoryName: string;
-  readonly startingPrice: number;
-  readonly currentBid: number;
-  /** The stored image path, null for none. */
-  readonly image: string | null;
-  readonly sellerId: string;
-  readonly endsAt: string;
-  readonly increments: IncrementRule;
-  readonly softClose: SoftClose | null;
-  readonly extended: boolean;
-  readonly status: AuctionView['status'];
-  readonly reservePrice: number | null;
-  readonly buyNowPrice: number | null;
-  readonly leadingBidId: string | null;
-  readonly boughtNow: boolean;
   /** Standing bids, in any order: a first page of them (`bid-pages.ts`). */
   readonly bids: readonly BidFacts[];
   /** The cursor of the standing bids after `bids`, null when `bids` holds them all. */
@@ -48,11 +29,9 @@ export interface AuctionFacts {
   /** Retracted bids, in any order (all of them, or the latest few). */
   readonly retractions: readonly RetractionFacts[];
   readonly createdAt: string;
-  readonly winnerId: string | null;
-  readonly finalPrice: number | null;
   /** The stream revision the facts stand at. */
   readonly revision: number;
-}
+};
 
 const shownRetractions = (facts: AuctionFacts): RetractionFacts[] =>
   latestRetractions(facts.retractions, (retraction) => ({

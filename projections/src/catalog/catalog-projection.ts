@@ -1,16 +1,14 @@
-import type {
-  AuctionClosed,
-  AuctionCreated,
-  AuctionEdited,
-  AuctionEvent,
-  AutomaticBidPlaced,
-  BidEdited,
-  BidMaximumRaised,
-  BidPlaced,
-  BidRetracted,
-  CategoryCreated,
-  IncrementRule,
-  SoftClose,
+import {
+  type AuctionCreated,
+  type AuctionEvent,
+  type AuctionSummary,
+  type AutomaticBidPlaced,
+  type BidEdited,
+  type BidPlaced,
+  type CategoryCreated,
+  legacyIncrementRule,
+  summaryChange,
+  summaryOf,
 } from '@auction/contracts';
 import type { CollectionSpec, Doc } from '../read-store/read-store';
 import type { ProjectedEvent, Projection, UnitOfWork } from '../runner/projection';
@@ -19,45 +17,37 @@ import { asCategoryCreated } from '../runner/events';
 
 export type CatalogStatus = 'Live' | 'Sold' | 'Expired' | 'Cancelled';
 
-/** One auction as the catalog keeps it. Money in cents, times ISO. */
-export type CatalogAuction = {
-  readonly auctionId: string;
-  readonly title: string;
-  readonly description: string;
-  readonly categoryId: string;
+/**
+ * One auction as the catalog keeps it: the summary every reader shares (`summaryChange`), and what
+ * the lists need beside it. Money in cents, times ISO. Documents written before a summary field
+ * existed lack it: read them through `catalogSummaryOf`.
+ */
+export type CatalogAuction = AuctionSummary & {
   /** Empty until the category is known. */
   readonly categoryName: string;
-  readonly startingPrice: number;
-  /** The highest standing bid, 0 when none. */
-  readonly currentBid: number;
-  readonly leadingBidId: string | null;
-  readonly image: string | null;
-  readonly sellerId: string;
-  readonly endsAt: string;
-  /** Its increment rule; absent as in its AuctionCreated: created under the table (`legacyIncrementRule`). */
-  readonly increments?: IncrementRule;
-  /** The soft close it was created with (absent in documents written before soft close). */
-  readonly softClose?: SoftClose | null;
-  /** Whether a bid in the soft-close window has moved the end. */
-  readonly extended?: boolean;
-  /** Cents; the seller's secret minimum (never shown to others). Absent or null: none. */
-  readonly reservePrice?: number | null;
-  /** Cents; absent or null: no Buy It Now. */
-  readonly buyNowPrice?: number | null;
-  /** Sold at the Buy It Now price. */
-  readonly boughtNow?: boolean;
-  /** Closed without a winner although there were bids: none reached the reserve. */
-  readonly reserveNotMet?: boolean;
-  readonly status: CatalogStatus;
   readonly createdAt: string;
   /** Standing (non-retracted) bids. */
   readonly bidCount: number;
-  readonly winnerId: string | null;
   readonly winningBidId: string | null;
-  readonly finalPrice: number | null;
+  /** Closed without a winner although there were bids: none reached the reserve. */
+  readonly reserveNotMet?: boolean;
   /** Stream revision of the last event applied. */
   readonly revision: number;
 };
+
+/** What a document written before a summary field existed means by its absence. */
+const beforeTheField: Partial<AuctionSummary> = {
+  increments: legacyIncrementRule,
+  softClose: null,
+  extended: false,
+  reservePrice: null,
+  buyNowPrice: null,
+  boughtNow: false,
+};
+
+/** The summary of a stored auction, whichever version of the catalog wrote it. */
+export const catalogSummaryOf = (auction: CatalogAuction): AuctionSummary =>
+  summaryOf(auction, beforeTheField);
 
 /**
  * One bid, keyed by its bid id. Edits and automatic bids change `amount`; a retraction sets
@@ -139,94 +129,94 @@ const updateBid = (
     current ? change(current) : undefined,
   );
 
-/** Each event's writes, in the order they reach the unit of work. */
-const applyAuctionEvent = (
+/** Each event's writes: the bid's own document first, then the auction's. */
+const applyAuctionEvent = async (
   event: AuctionEvent,
   revision: number,
   uow: UnitOfWork,
 ): Promise<void> => {
+  if (event.type === 'AuctionCreated') return auctionCreated(event, revision, uow);
+  await writeBid(event, uow);
+  return updateAuction(uow, event.data.auctionId, (a) => ({
+    ...a,
+    ...summaryChange(event),
+    ...listFields(a, event),
+    revision,
+  }));
+};
+
+/** What the catalog keeps beside the summary, as `event` changes it. */
+const listFields = (a: CatalogAuction, event: AuctionEvent): Partial<CatalogAuction> => {
   switch (event.type) {
-    case 'AuctionCreated':
-      return auctionCreated(event, revision, uow);
-    case 'AuctionEdited':
-      return auctionEdited(event, revision, uow);
-    case 'AuctionCancelled':
-      // A cancelled auction's image is removed from the image store (api/src/followers/image-cleanup.ts).
-      return updateAuction(uow, event.data.auctionId, (a) => ({
-        ...a,
-        status: 'Cancelled',
-        image: null,
-        revision,
-      }));
     case 'BidPlaced':
-      return bidPlaced(event, revision, uow);
-    case 'BidEdited':
-    case 'AutomaticBidPlaced':
-      return bidRaised(event, revision, uow);
-    case 'BidMaximumRaised':
-      return maximumRaised(event, revision, uow);
+      return { bidCount: a.bidCount + 1 };
     case 'BidRetracted':
-      return bidRetracted(event, revision, uow);
+      return { bidCount: a.bidCount - 1 };
     case 'AuctionClosed':
-      return auctionClosed(event, revision, uow);
+      return event.data.outcome === 'Sold'
+        ? { winningBidId: event.data.winningBidId }
+        : event.data.reserveNotMet
+          ? { reserveNotMet: true }
+          : {};
+    case 'AuctionCreated':
+    case 'AuctionEdited':
+    case 'AuctionCancelled':
+    case 'BidEdited':
+    case 'BidMaximumRaised':
+    case 'AutomaticBidPlaced':
     case 'AuctionEndingSoon':
-      // Nothing shown changes (watchers are notified); the revision moves with the stream.
-      return updateAuction(uow, event.data.auctionId, (a) => ({ ...a, revision }));
-    default: {
-      const _exhaustive: never = event;
-      throw new Error(`Unknown auction event ${(_exhaustive as { type: string }).type}`);
-    }
+      return {};
   }
 };
 
 const auctionCreated = async (
-  { data: d }: AuctionCreated,
+  event: AuctionCreated,
   revision: number,
   uow: UnitOfWork,
 ): Promise<void> => {
+  const d = event.data;
   const category = await uow.get<CatalogCategoryDoc>(catalogCategories.name, d.categoryId);
   return uow.update<CatalogAuctionDoc>(catalogAuctions.name, d.auctionId, (): CatalogAuction => ({
-    auctionId: d.auctionId,
-    title: d.title,
-    description: d.description,
-    categoryId: d.categoryId,
+    ...summaryChange(event),
     categoryName: category?.name ?? '',
-    startingPrice: d.startingPrice,
-    currentBid: 0,
-    leadingBidId: null,
-    image: d.image,
-    sellerId: d.sellerId,
-    endsAt: d.endsAt,
-    ...(d.increments === undefined ? {} : { increments: d.increments }),
-    softClose: d.softClose ?? null,
-    extended: false,
-    reservePrice: d.reservePrice ?? null,
-    buyNowPrice: d.buyNowPrice ?? null,
-    status: 'Live',
     createdAt: d.at,
     bidCount: 0,
-    winnerId: null,
     winningBidId: null,
-    finalPrice: null,
     revision,
   }));
 };
 
-const auctionEdited = ({ data: d }: AuctionEdited, revision: number, uow: UnitOfWork) =>
-  updateAuction(uow, d.auctionId, (a) => ({
-    ...a,
-    title: d.title ?? a.title,
-    description: d.description ?? a.description,
-    image: d.image === undefined ? a.image : d.image,
-    startingPrice: d.startingPrice ?? a.startingPrice,
-    endsAt: d.endsAt ?? a.endsAt,
-    reservePrice: d.reservePrice === undefined ? a.reservePrice : d.reservePrice,
-    buyNowPrice: d.buyNowPrice === undefined ? a.buyNowPrice : d.buyNowPrice,
-    revision,
-  }));
+/** The bid's own document, as the bid events change it. */
+const writeBid = (event: AuctionEvent, uow: UnitOfWork): Promise<void> | void => {
+  switch (event.type) {
+    case 'BidPlaced':
+      return bidPlaced(event, uow);
+    case 'BidEdited':
+    case 'AutomaticBidPlaced':
+      return bidRaised(event, uow);
+    case 'BidMaximumRaised':
+      return updateBid(uow, event.data.bidId, (bid) => ({
+        ...bid,
+        maxAmount: event.data.maxAmount,
+        enteredAt: event.data.at,
+      }));
+    case 'BidRetracted':
+      return updateBid(uow, event.data.bidId, (bid) => ({
+        ...bid,
+        retracted: true,
+        updatedAt: event.data.at,
+      }));
+    case 'AuctionCreated':
+    case 'AuctionEdited':
+    case 'AuctionCancelled':
+    case 'AuctionClosed':
+    case 'AuctionEndingSoon':
+      return undefined;
+  }
+};
 
-const bidPlaced = ({ data: d }: BidPlaced, revision: number, uow: UnitOfWork) => {
-  // The bid's own document, made whole by this event: written without a read.
+/** A new bid's document, made whole by this event: written without a read. */
+const bidPlaced = ({ data: d }: BidPlaced, uow: UnitOfWork): void =>
   uow.put<CatalogBidDoc>(catalogBids.name, d.bidId, {
     auctionId: d.auctionId,
     bidderId: d.bidderId,
@@ -239,25 +229,12 @@ const bidPlaced = ({ data: d }: BidPlaced, revision: number, uow: UnitOfWork) =>
     bound: d.endsAt !== undefined,
     answered: d.outbidByProxy === true,
   } satisfies CatalogBid);
-  return updateAuction(uow, d.auctionId, (a) => ({
-    ...a,
-    currentBid: d.amount,
-    leadingBidId: d.bidId,
-    bidCount: a.bidCount + 1,
-    ...(d.endsAt === undefined ? {} : { endsAt: d.endsAt, extended: true }),
-    revision,
-  }));
-};
 
 /** A standing bid raised by its bidder or automatically: it leads at its new amount. */
-const bidRaised = async (
-  event: BidEdited | AutomaticBidPlaced,
-  revision: number,
-  uow: UnitOfWork,
-): Promise<void> => {
+const bidRaised = (event: BidEdited | AutomaticBidPlaced, uow: UnitOfWork): Promise<void> => {
   const d = event.data;
   const maxAmount = 'maxAmount' in d ? d.maxAmount : undefined;
-  await updateBid(uow, d.bidId, (bid) => ({
+  return updateBid(uow, d.bidId, (bid) => ({
     ...bid,
     amount: d.amount,
     maxAmount: Math.max(d.amount, maxAmount ?? 0, bid.maxAmount ?? bid.amount),
@@ -271,62 +248,7 @@ const bidRaised = async (
         }
       : { bound: true }),
   }));
-  return updateAuction(uow, d.auctionId, (a) => ({
-    ...a,
-    currentBid: d.amount,
-    leadingBidId: d.bidId,
-    ...(d.endsAt === undefined ? {} : { endsAt: d.endsAt, extended: true }),
-    revision,
-  }));
 };
-
-const maximumRaised = async (
-  { data: d }: BidMaximumRaised,
-  revision: number,
-  uow: UnitOfWork,
-): Promise<void> => {
-  await updateBid(uow, d.bidId, (bid) => ({ ...bid, maxAmount: d.maxAmount, enteredAt: d.at }));
-  return updateAuction(uow, d.auctionId, (a) => ({ ...a, revision }));
-};
-
-const bidRetracted = async (
-  { data: d }: BidRetracted,
-  revision: number,
-  uow: UnitOfWork,
-): Promise<void> => {
-  await updateBid(uow, d.bidId, (bid) => ({
-    ...bid,
-    retracted: true,
-    updatedAt: d.at,
-  }));
-  return updateAuction(uow, d.auctionId, (a) => ({
-    ...a,
-    currentBid: d.currentBid,
-    leadingBidId: d.leadingBidId,
-    bidCount: a.bidCount - 1,
-    revision,
-  }));
-};
-
-const auctionClosed = ({ data: d }: AuctionClosed, revision: number, uow: UnitOfWork) =>
-  updateAuction(uow, d.auctionId, (a) =>
-    d.outcome === 'Sold'
-      ? {
-          ...a,
-          status: 'Sold',
-          winnerId: d.winnerId,
-          winningBidId: d.winningBidId,
-          finalPrice: d.finalPrice,
-          ...(d.boughtNow ? { boughtNow: true } : {}),
-          revision,
-        }
-      : {
-          ...a,
-          status: 'Expired',
-          ...(d.reserveNotMet ? { reserveNotMet: true } : {}),
-          revision,
-        },
-  );
 
 const applyCategoryCreated = async (event: CategoryCreated, uow: UnitOfWork): Promise<void> => {
   const d = event.data;

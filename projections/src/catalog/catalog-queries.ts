@@ -9,7 +9,6 @@ import {
   centsToDollars,
   deletedUser,
   isoToMs,
-  legacyIncrementRule,
   rules,
   standingOrder,
   toIsoTime,
@@ -25,6 +24,7 @@ import {
   catalogAuctions,
   catalogBids,
   catalogCategories,
+  catalogSummaryOf,
 } from './catalog-projection';
 import { type AuctionFacts, auctionView, usersOfAuction } from './auction-view';
 import { standingBidsPage } from './bid-pages';
@@ -74,24 +74,9 @@ const factsOf = (
   bidsNextCursor: string | null,
   retracted: readonly CatalogBidDoc[],
 ): AuctionFacts => ({
+  ...catalogSummaryOf(auction),
   auctionId: auction._id,
-  title: auction.title,
-  description: auction.description,
-  categoryId: auction.categoryId,
   categoryName: auction.categoryName,
-  startingPrice: auction.startingPrice,
-  currentBid: auction.currentBid,
-  image: auction.image,
-  sellerId: auction.sellerId,
-  endsAt: auction.endsAt,
-  increments: auction.increments ?? legacyIncrementRule,
-  softClose: auction.softClose ?? null,
-  extended: auction.extended ?? false,
-  status: auction.status,
-  reservePrice: auction.reservePrice ?? null,
-  buyNowPrice: auction.buyNowPrice ?? null,
-  leadingBidId: auction.leadingBidId,
-  boughtNow: auction.boughtNow ?? false,
   bids: bids.map(bidFactsOf),
   bidsNextCursor,
   bidCount: auction.bidCount,
@@ -103,8 +88,6 @@ const factsOf = (
     retractedAt: bid.updatedAt,
   })),
   createdAt: auction.createdAt,
-  winnerId: auction.winnerId,
-  finalPrice: auction.finalPrice,
   revision: auction.revision,
 });
 
