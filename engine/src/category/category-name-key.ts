@@ -27,15 +27,10 @@ const settle = (text: string): string => {
 };
 
 /**
- * The keys under which a category name is reserved (`categoryskeleton-{key}`): two names that
- * share a key look alike, and only one of them may exist. A name has one or two keys: its
- * NFKC, space-collapsed form taken to its skeleton after lower-casing, and before.
- *
- * Both, because TR39's skeleton is case-sensitive and names are unique regardless of case: an
- * upper-case `I` looks like a lower-case `l`, which lower-casing first would lose ("VehicIes"),
- * while skeleton first would miss a look-alike in capitals ("ЕLECTRONICS" with a Cyrillic `Е`).
- * The first key is a function of `normaliseCategoryName` (the key of the reservation streams
- * written before these), so two names with one old key share a new one.
+ * The keys under which a category name is reserved: two names that share a key look alike. Both
+ * orders of lower-casing and skeleton, because TR39's skeleton is case-sensitive ("VehicIes" needs
+ * lower-casing after, "ЕLECTRONICS" before). The first key is a function of
+ * `normaliseCategoryName`, so names that shared an old `categoryname-` key share this one too.
  */
 export const categoryNameKeys = (name: string): string[] => {
   const lowerFirst = settle(normaliseCategoryName(name).normalize('NFKC'));
