@@ -984,12 +984,10 @@ const toCommands = (
 };
 
 /**
- * Command sequences for one auction: a CreateAuction (under either increment rule, or naming
- * none, with or without soft close), then bids, edits, retractions, auction edits, cancellations
- * and closes from a seller and 3-5 bidders, at non-decreasing times. Most
- * timelines end with a few commands at or after the end time. Amounts are chosen against the
- * reference model's state so they land on the rule boundaries (the minimum next bid, one cent
- * below it, the starting price, ...).
+ * Command sequences for one auction: a CreateAuction, then bids, edits, retractions, auction edits,
+ * cancellations and closes from a seller and 3-5 bidders at non-decreasing times, mostly ending at
+ * or after the end time. Amounts are chosen against the reference model's state so they land on
+ * the rule boundaries (the minimum next bid, one cent below it, the starting price, ...).
  */
 export const timelineArbitrary = (
   options: TimelineOptions = {},
