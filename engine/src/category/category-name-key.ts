@@ -4,11 +4,9 @@ import unhomoglyph from 'unhomoglyph';
 const DEFAULT_IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
 
 /**
- * The confusable skeleton of Unicode Technical Standard #39 (section 4): NFD, default-ignorable
- * characters removed, each character replaced by its prototype in the confusables data, NFD
- * again. Two strings that look alike (`Е` Cyrillic and `E` Latin, `rn` and `m`, `0` and `O`)
- * have the same skeleton. The data is the Unicode Consortium's `confusables.txt` as the
- * `unhomoglyph` package ships it (its version is pinned: other data gives other skeletons).
+ * The confusable skeleton of Unicode TR39 (section 4): two strings that look alike (`Е` and `E`,
+ * `rn` and `m`) have the same one. The data is `confusables.txt` as the `unhomoglyph` package
+ * ships it; its version is pinned, because other data gives other skeletons.
  */
 export const confusableSkeleton = (text: string): string =>
   unhomoglyph(text.normalize('NFD').replace(DEFAULT_IGNORABLE, '')).normalize('NFD');
