@@ -47,10 +47,8 @@ export interface MongoReadStoreOptions {
   readonly transactions?: 'auto' | 'never';
   /**
    * At most this many statements in one write command of a batch committed without a transaction
-   * (`MONGODB_STATEMENTS_PER_COMMAND`). Unset (default): a batch's deletes of one collection go in
-   * one bulk write and its puts in another, split only where the server's limits on a command
-   * split them. FerretDB's SQLite backend needs 8: it holds one of its 100 SQLite connections per
-   * database for every statement until the command ends, and stops answering when they run out.
+   * (`MONGODB_STATEMENTS_PER_COMMAND`; unset, only the server's own limits split a command).
+   * FerretDB's SQLite backend needs 8: it holds a connection per statement until the command ends.
    */
   readonly statementsPerCommand?: number;
 }
@@ -417,8 +415,8 @@ export class MongoReadStore implements ReadStore {
   /**
    * A lease is a log of terms, `{ _id: "<name>#<term>" }`: taking or renewing it inserts the next
    * term, so of the callers that read the same term the unique `_id` lets one in (a filtered update
-   * would not: FerretDB reads, filters, then writes). Older terms are deleted, and a late caller may
-   * insert one again, never the highest: so the answer comes from reading the terms back.
+   * would not: FerretDB reads, filters, then writes). Older terms are deleted, and a late caller
+   * may insert one again, never the highest: so the answer comes from reading the terms back.
    */
   async acquireLease(name: string, holder: string, ttlMs: number): Promise<boolean> {
     const now = Date.now();
@@ -519,11 +517,9 @@ export class MongoReadStore implements ReadStore {
   }
 
   /**
-   * Inserts each document that is missing (`insertNew`), then replaces each other one whose stored
-   * `_position` is not higher. A higher stored position makes the upsert collide on `_id` (a
-   * duplicate key), which is the guard
-   * refusing it; one collision may also be an insert race lost to another writer, so a refused
-   * put is tried once more.
+   * Inserts the missing documents (`insertNew`), then replaces each other one whose stored
+   * `_position` is not higher: a higher one makes the upsert collide on `_id`, the guard refusing
+   * it. A collision may also be an insert race lost to another writer, so a refused put is retried.
    */
   private async putAll(collection: string, docs: readonly Doc[]): Promise<void> {
     for (const chunk of chunks(docs, this.options.statementsPerCommand)) {

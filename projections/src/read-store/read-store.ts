@@ -79,9 +79,9 @@ export interface ReadStore {
   find(collection: string, options?: FindOptions): Promise<Doc[]>;
   count(collection: string, where?: Where): Promise<number>;
   /**
-   * Applies a projection's batch in order and moves its checkpoint to `position` (never backwards).
-   * A `put` never replaces a document with a higher `_position`, so a replayed batch changes nothing:
-   * where the server has no transactions a failed batch may land in part and is replayed from the
+   * Applies a projection's batch in order and moves its checkpoint to `position` (never
+   * backwards). A `put` never replaces a document with a higher `_position`, so a replayed batch
+   * changes nothing: without transactions a failed batch may land in part and is replayed from the
    * checkpoint, harmless as long as a projection's guard documents come last (`Projection.guards`).
    */
   commit(projection: string, writes: readonly Write[], position: number): Promise<void>;
