@@ -185,9 +185,9 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   /**
-   * One try at leaving nothing erased in the files, true once done. `secure_delete` misses the copies
-   * a page split or merge left in free space, so `VACUUM` rewrites every page, then the log is
-   * checkpointed and truncated. Each step waits at most `SCRUB_BUSY_MS` for other connections.
+   * One try at leaving nothing erased in the files, true once done. `secure_delete` misses the
+   * copies a page split or merge left in free space, so `VACUUM` rewrites every page; then the log
+   * is checkpointed and truncated. Each step waits at most `SCRUB_BUSY_MS` for other connections.
    */
   private scrub(): boolean {
     if (!this.db.open) return true;

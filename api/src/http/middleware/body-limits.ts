@@ -2,14 +2,15 @@ import { errorCatalog } from '@auction/contracts';
 import type { RequestHandler } from 'express';
 import { respond } from '../respond';
 
-/**
- * Bounds on request bodies, mounted before anything reads one: a body not fully arrived
- * `timeoutMs` after its headers gets 408 and its connection closed, so nothing it asked for
- * happens; and at most `uploadsInProgress` uploads are received at once (one more gets 503 before
- * a byte is read), which bounds the connections and image-store writes in progress.
- */
+/** A multipart body declared at most this long is a small form, not an upload (`bodyLimits`). */
 export const SMALL_FORM_BYTES = 64 * 1024;
 
+/**
+ * Bounds on request bodies, mounted before anything reads one. A body not whole `timeoutMs` after
+ * its headers is answered 408 and its connection closed, so nothing it asked for happens. At most
+ * `uploadsInProgress` uploads are received at once (one more is answered 503 before a byte of it is
+ * read): that bounds the connections and the image-store writes in progress.
+ */
 export const bodyLimits = (options: {
   readonly timeoutMs: number;
   readonly uploadsInProgress: number;

@@ -56,15 +56,15 @@ interface StoredUpload extends Express.Multer.File {
 
 const CLAIMED = Symbol('upload claimed');
 
-/**
- * The URL of the image this request uploaded (or null), now the caller's to keep or remove. An
- * image nobody claims by the time the answer ends is removed before the answer goes: a request
- * refused after its image was stored (a bad field, a 403) leaves nothing behind.
- */
 /** The SHA-256 of the image this request uploaded (what it asked, for `Idempotency-Key`), or null. */
 export const uploadDigest = (req: Request): string | null =>
   (req.file as StoredUpload | undefined)?.sha256 ?? null;
 
+/**
+ * The URL of the image this request uploaded (or null), now the caller's to keep or remove. An
+ * image nobody claims is removed before the answer goes: a request refused after its image was
+ * stored (a bad field, a 403) leaves nothing behind.
+ */
 export const claimUpload = (req: Request): string | null => {
   const file = req.file as StoredUpload | undefined;
   if (!file?.url) return null;
