@@ -578,11 +578,9 @@ const extrasArbitrary: fc.Arbitrary<Extras> = fc.record({
 });
 
 /**
- * What the retraction rules add to a timeline, drawn last like {@link Extras}: a longer auction
- * (bidders may retract only before its last hour, so the common ones of up to an hour would
- * allow none), more retractions, some by an account's deletion, which no rule limits, some right
- * at the edges of the grace period and the closing hour, and seller's edits that push the end
- * hours away (so a bid that moved the end may be tried again outside the last hour).
+ * What the retraction rules add to a timeline, drawn last like {@link Extras}: auctions long enough
+ * to retract in (not in the last hour), retractions at the edges of the grace period and the
+ * closing hour, some by account deletion (which no rule limits), and edits that push the end away.
  */
 interface Retractions {
   /** Added to an opening's ordinary duration (up to an hour). */

@@ -34,7 +34,7 @@ export interface ModelView {
 /** What the model says about one command. */
 export type ModelOutcome = { accepted: true } | { accepted: false; code: ErrorCode };
 
-/** A reference model of one auction's rules (design §4): apply commands in order, then look. */
+/** A reference model of one auction's rules: apply commands in order, then look. */
 export interface ReferenceModel {
   apply(command: AuctionCommand): ModelOutcome;
   view(): ModelView;
