@@ -94,11 +94,8 @@ export class Engine implements CommandRouter {
 
   /**
    * Begins an account's deletion: from now on its commands that add a bid or an auction are
-   * refused (here at once, on other nodes once they read the event), the ones already sent through
-   * this process are answered, and `AccountDeletionRequested` is in the log (once per account).
-   * After this, what the user has on live auctions is what the read models will show at the log's
-   * head, and all of it can be settled; a bid another node decides before it hears is undone by
-   * `AccountClosures`.
+   * refused, the ones already sent are answered, and `AccountDeletionRequested` is in the log (once
+   * per account). A bid another node decides before it hears is undone by `AccountClosures`.
    */
   async closeAccount(userId: string, metadata: CommandMetadata): Promise<void> {
     const wasClosed = this.closures.isClosed(userId);

@@ -3,11 +3,9 @@ import type { Doc, FindAfter, FindOptions, IndexValue } from './read-store/read-
 import { placeOf } from './read-store/query-semantics';
 
 /**
- * Pages of the lists that grow (all auctions, a seller's auctions, categories, notifications,
- * history, the watchlist, an auction's bids): keyset pages over an indexed order plus `_id`, each answered with the cursor of the
- * next one. A page starts strictly after the last document of the previous one, so paging never
- * repeats or skips a document that stayed in the list, whatever is written between pages, and
- * costs the same on the thousandth page as on the first.
+ * Keyset pages over an indexed order plus `_id`, each answered with the next one's cursor. A page
+ * starts strictly after the last document of the previous one, so paging never repeats or skips a
+ * document that stayed in the list, and the thousandth page costs what the first does.
  */
 
 /** Most lists' page when the request names none; the most any page holds is `MAX_PAGE_SIZE`. */

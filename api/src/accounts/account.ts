@@ -29,7 +29,7 @@ export interface NewAccount {
   readonly createdAt: string;
 }
 
-/** The user as login and `GET /auth/me` return it (design §5). */
+/** The user as login and `GET /auth/me` return it. */
 export const userView = (account: Account, imageUrl: ImageUrl = storedImagePath): SessionUser => ({
   _id: account.id,
   id: account.id,

@@ -40,18 +40,10 @@ const SCRUB_WAIT_MS = 2000;
 const CACHED = 10_000;
 
 /**
- * Accounts in `DATA_DIR/accounts.sqlite`. The e-mail is unique after trimming and case-folding,
- * enforced by a unique index, so concurrent signups for one address cannot both succeed.
- * Erasing an account deletes its row: the id in events then reads as "Deleted user". Then the
- * file is rewritten (`VACUUM`) and the write-ahead log checkpointed and truncated, so no byte of
- * the erased account is left in either file (see `scrub`); `secure_delete` zeroes what other
- * deletes and updates free.
- *
- * Accounts read by id are kept in memory (up to 10,000), so the signed-in user of every request
- * and the names the read models join are not read from the file each time. The copy is dropped
- * on every write through this store, and all of them whenever another connection (another
- * process: the CLI, another node on the same file) has committed a change to the database, which
- * SQLite's `data_version` reveals. An erased or changed account is therefore never served stale.
+ * Accounts in `DATA_DIR/accounts.sqlite`; a unique index on the trimmed, case-folded e-mail stops
+ * two signups for one address. Erasing rewrites the file and truncates the log so no byte of the
+ * account is left (`scrub`). Rows read by id are cached, dropped on every write here and whenever
+ * `data_version` shows another connection committed, so a changed account is never served stale.
  */
 export class SqliteAccountStore implements AccountStore {
   private readonly db: Database.Database;
@@ -193,14 +185,9 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   /**
-   * One try at making the files hold nothing erased, true once they do. `secure_delete` zeroes an
-   * erased row where it lies, but a b-tree balance (a page split or merge) that moved the row
-   * earlier left a copy of it in the free space of the page it left, which is not deleted content
-   * and stays: `VACUUM` rewrites every page from the rows that remain. Then the write-ahead log,
-   * whose old frames hold the rows too, is copied into the file and truncated to nothing. Each
-   * step waits at most `SCRUB_BUSY_MS` for other connections (this thread is blocked meanwhile):
-   * another writer keeps `VACUUM` waiting, and a reader of an older snapshot (the CLI, another
-   * process on the file) keeps the log from being truncated.
+   * One try at leaving nothing erased in the files, true once done. `secure_delete` misses the
+   * copies a page split or merge left in free space, so `VACUUM` rewrites every page; then the log
+   * is checkpointed and truncated. Each step waits at most `SCRUB_BUSY_MS` for other connections.
    */
   private scrub(): boolean {
     if (!this.db.open) return true;

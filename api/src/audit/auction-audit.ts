@@ -133,10 +133,8 @@ export class AuctionAudit {
 
   /**
    * Checks the hash chain, that no event was cut off the end the catalog had seen, and that every
-   * read-model document of the auction equals what a fresh replay of its events builds. Retried
-   * when the auction gains events meanwhile, so a bid landing mid-check is not a difference.
-   * A seller gets the verdicts without the documents' values (bidders' maxima, others' notices)
-   * and without a head hash their events do not show.
+   * read-model document equals a fresh replay's; retried when the auction gains events meanwhile.
+   * A seller gets the verdicts without the documents' values, nor a head hash its events hide.
    */
   async verify(auctionId: string, reader: AuditReader = 'auditor'): Promise<AuditVerification> {
     const stream = auctionStream(auctionId);

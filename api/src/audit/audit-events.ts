@@ -74,12 +74,9 @@ const without = <T>(record: Record<string, T>, fields: readonly string[]): Recor
 };
 
 /**
- * A stream's events, taken in order, as a seller sees them: the bidders' maxima out of `data` and
- * `dollars`, the salt out of the metadata and the commitment in its place, so the seller can
- * check the chain (`checkShownChain`) and learns nothing of a maximum. An event sealed before
- * commitments hashed its maximum as it is, so from the first such event on every hash is a
- * function of that maximum: those hashes are withheld (`hash` and `prevHash` null, out of the
- * metadata), the first event's `prevHash` excepted.
+ * A stream's events as a seller sees them: each bidder's maximum replaced by its commitment, so the
+ * seller can check the chain and learns nothing of a maximum. From the first event sealed before
+ * commitments on, every hash is a function of a maximum, so those hashes are withheld.
  */
 export const sellerView = (): ((event: AuditEvent) => AuditEvent) => {
   let withholding = false;

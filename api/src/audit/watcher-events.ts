@@ -3,11 +3,9 @@ import type { EventStore, RecordedEvent } from '@auction/engine';
 import { type ReadStore, notificationsCollections } from '@auction/projections';
 
 /**
- * The events beside an auction's own that its read models depend on: who watched it (the
- * watchlist, issue 16) decides who is notified of its events. Its watchers are read from the
- * notifications read model (everyone who ever watched it has a document there); for each, their
- * watches and unwatches of this auction and their account's erasure, so the audit's replay tells
- * the same watchers as the live read model did.
+ * The events beside an auction's own that its read models depend on: its watchers' watches and
+ * unwatches of it and their accounts' erasure (who watched decides who is notified), read from the
+ * notifications read model, so the audit's replay tells the same watchers as the live model did.
  */
 export const watcherEventsOf = async (
   events: Pick<EventStore, 'readStream'>,

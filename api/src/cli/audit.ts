@@ -1,12 +1,7 @@
 /**
- * `npm run audit -- <auctionId> [--at <ISO> | --revision N] [--verify] [--export <file>]`
- * The auction's timeline (one line per event), its state at the chosen point (default: the last
- * event), the verification, and an NDJSON export, read from the configured stores (DATA_DIR by
- * default). Safe while the server runs.
- * `npm run audit -- --check <file>`: the hash chain of an export (an auditor's, or a seller's with
- * the maxima under their commitments), with no store at all.
- * Exit codes: 0 ok (read models only behind the log count as ok: they are compared once they
- * catch up), 1 verification found a problem, 2 bad usage.
+ * `npm run audit -- <auctionId> [--at <ISO> | --revision N] [--verify] [--export <file>]`, or
+ * `npm run audit -- --check <file>` (an export's hash chain, no store). Safe while the server runs.
+ * Exit codes: 0 ok (read models only behind the log count as ok), 1 a problem found, 2 bad usage.
  */
 import { once } from 'node:events';
 import { createWriteStream, existsSync, readFileSync } from 'node:fs';

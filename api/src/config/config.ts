@@ -189,7 +189,7 @@ export const Config = z
     /**
      * Where the read models' projections run: `worker`, on a thread of their own with their own
      * connections to the stores (the request thread never applies or commits a batch), or
-     * `inline`, on the request thread as before (its batches then give way to requests now and then).
+     * `inline`, on the request thread (its batches then give way to requests now and then).
      */
     PROJECTIONS_THREAD: z
       .enum(['worker', 'inline'], { error: 'PROJECTIONS_THREAD must be worker or inline' })

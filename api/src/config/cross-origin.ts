@@ -11,12 +11,9 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 export const isLoopbackHost = (hostname: string): boolean => LOOPBACK_HOSTS.has(hostname);
 
 /**
- * Whether two origins are different sites, as browsers judge `SameSite`: another scheme, or
- * hosts of different registrable domains. IP addresses and `localhost` are their own site. No
- * public-suffix list is consulted, so two names are the same site only when they are equal or one
- * is a subdomain of the other (`example.com` and `app.example.com`); siblings such as
- * `api.example.com` and `www.example.com` count as different sites, which costs them only
- * SameSite=Lax (their cookies still work, as SameSite=None).
+ * Whether two origins are different sites, as browsers judge `SameSite`. No public-suffix list, so
+ * only equal hosts or a host and its subdomain are one site; siblings (`api.example.com`,
+ * `www.example.com`) count as different, which costs them only SameSite=Lax.
  */
 export const isCrossSite = (a: string, b: string): boolean => {
   const x = new URL(a);

@@ -27,12 +27,10 @@ export const auctionImages = async (
 };
 
 /**
- * Removes the images an auction no longer references, after the command that dropped them was
- * answered (so committed): the one an edit replaced, every one of a cancelled auction, and
- * `uploaded`, the image of a request whose command did not keep it (a retry answered with the
- * first outcome). An image the stream references now is never removed; an image of a command not
- * yet committed is not in the stream, so not touched. A removal that fails is logged, never the
- * request's failure: the image is only left behind.
+ * Removes the images an auction no longer references once the command that dropped them is
+ * committed, and `uploaded`, a request's image its command did not keep (a retry answered with the
+ * first outcome). An image the stream references now is never removed. A failed removal is logged,
+ * never the request's failure: the image is only left behind.
  */
 export const releaseAuctionImages = async (
   deps: {
@@ -55,12 +53,9 @@ export const releaseAuctionImages = async (
 };
 
 /**
- * Follows the log from `afterPosition` and releases the images of every auction cancelled there,
- * whatever cancelled it (a seller's route, which has already done so before answering, or an
- * account deletion, which cancels without a route). Each node of a cluster does it; removing twice
- * is harmless. A subscription that fails is opened again a second later from where it stopped. A
- * cancellation committed while no node follows (a crash between the commit and the removal)
- * leaves its image behind. Resolves `close` once stopped.
+ * Follows the log and releases the images of every cancelled auction, whatever cancelled it (an
+ * account deletion has no route to do it). Every node does it; removing twice is harmless. A
+ * cancellation committed while no node follows leaves its image behind.
  */
 export const releaseCancelledAuctionImages = (
   deps: Parameters<typeof releaseAuctionImages>[0],

@@ -108,17 +108,10 @@ export interface GatewayOptions {
 }
 
 /**
- * Socket.IO on the API's port. Auction events go out to `auction:{id}` from committed events only,
- * in global order, each with its stream revision; a watcher replays what it missed before joining
- * (from the replay buffer; from further behind it gets the auction's state instead), so it sees
- * every revision once and in order. Notifications the read model creates go to `user:{id}` (every
- * tab). Watches are limited per socket and per address (`WatchLimits`).
- *
- * The cost of a broadcast is Socket.IO's own: each event is folded once into the auction's state
- * (kept per followed auction, not per watcher), its payload is built once with the bidder from
- * `UserCache`, and one `to(room).emit` lets the adapter encode the packet once for the whole room.
- * Applying an event (state, replay buffer, emit, position) is one synchronous step, so a watch that
- * checks and joins in one turn can neither miss it nor get it twice.
+ * Socket.IO on the API's port: auction events from committed events only, in global order, each
+ * with its stream revision, so a watcher sees every revision once and in order. Applying an event
+ * (state, replay buffer, emit, position) is one synchronous step, so a watch that checks and joins
+ * in one turn can neither miss it nor get it twice. See README.md here.
  */
 export class RealtimeGateway {
   readonly io: RealtimeServer;

@@ -20,13 +20,9 @@ const Remote = z.discriminatedUnion('kind', [
 type Remote = z.infer<typeof Remote>;
 
 /**
- * What the rest of the server may ask of the realtime gateway, which starts after the routes and
- * the projection runner exist: a no-op until the gateway is attached.
- *
- * In a cluster a user's sockets may be on any node, and a projection runs on one node only, so
- * each request is also broadcast to the other nodes' gateways (at most once each: a node that is
- * down misses it, as its sockets are gone anyway). Live auction events need no broadcast: every
- * node's gateway follows the event log itself.
+ * What the server may ask of the realtime gateway, a no-op until the gateway is attached. In a
+ * cluster a user's sockets may be on any node, so each request is also broadcast to the other
+ * nodes (at most once); auction events need no broadcast, as every gateway follows the log.
  */
 export class RealtimeLink {
   private gateway: Gateway | undefined;

@@ -7,12 +7,9 @@ const isPlaceholder = (user: PublicUser): boolean =>
   user.firstName === 'Deleted' && user.lastName === 'user' && user.image === null;
 
 /**
- * The gateway's copy of the public profiles it joins into auction events, so a broadcast does not
- * ask the account store for the bidder each time. A public profile never changes while the account
- * lives (names and image are set at sign-up; linking Google or a role change leave them alone), so
- * the only invalidation is the account's deletion: `forget` (on `AccountDeleted` in the log, which
- * every node's gateway follows) makes the id read as "Deleted user" from then on, also when a
- * lookup that started before comes back. At most `capacity` profiles are kept (the oldest go first).
+ * The public profiles the gateway joins into auction events. A public profile never changes while
+ * the account lives, so the only invalidation is its deletion: `forget` makes the id read as
+ * "Deleted user" from then on, also for a lookup already under way.
  */
 export class UserCache {
   private readonly known = new Map<string, PublicUser>();

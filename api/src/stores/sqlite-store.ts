@@ -23,19 +23,10 @@ export const closeSqlite = (db: Database.Database): Promise<void> =>
 const WAL_INDEX_HEADER = 48;
 
 /**
- * SQLite's `PRAGMA data_version` for `db` (open on `filename`, in WAL mode): a number that changes
- * whenever another connection (another process: the CLI, another node on the same file) has
- * committed to the database since this one last looked. What a cache of the file's rows is
- * checked against before every use.
- *
- * The pragma itself opens and closes a read transaction: two `fcntl` locks and an `fstat`, about
- * 5 µs on a busy server, twice per request (session, account). Every commit of any connection
- * rewrites the WAL-index header at the start of the `-shm` file (its change counter, last frame,
- * checksums), so this reads those 48 bytes first (one `pread`) and asks the pragma only when they
- * differ from the last look: while they are the same, no connection has committed since the
- * pragma was last asked, and its answer still holds. Bytes read in the middle of a commit differ
- * too, so a commit is never missed; a commit of this connection only costs one pragma. Without a
- * `-shm` file to read (an in-memory database, another journal mode), the pragma every time.
+ * SQLite's `PRAGMA data_version` for `db`: changes whenever another connection committed, which a
+ * row cache checks before every use. The pragma costs a read transaction, so this first reads the
+ * `-shm` file's 48-byte WAL-index header, which every commit rewrites, and asks the pragma only
+ * when those bytes changed; without a `-shm` file, the pragma every time.
  */
 export const dataVersion = (db: Database.Database, filename: string): (() => number) => {
   const pragma = db.prepare<[], number>('PRAGMA data_version').pluck();

@@ -28,18 +28,10 @@ export interface AccountClosuresOptions {
 }
 
 /**
- * The accounts whose deletion has begun, and the rule that follows from it: no command of theirs
- * that adds a bid, raises one or opens or edits an auction is decided any more (`refuse`, checked by
- * `Engine.send` and again by each actor when it decides, so a command already on its way is
- * caught too). Only their removals go through: the deletion's own retractions and cancellations.
- *
- * The set is the log's: `AccountDeletionRequested` events, read at `load` and followed live, plus
- * the accounts this process closes itself (`close`, before the event is written, so nothing slips
- * in between). Another node learns of a closure only when its subscription delivers the event, so
- * it may decide a bid or an auction of the closed user in the meantime. `start` undoes those: every
- * `BidPlaced` or `AuctionCreated` of a closed user that lands after the closure is retracted or
- * cancelled, by a command whose id derives from the event's, so every node may react and the
- * auction's actor carries it out once.
+ * The accounts whose deletion has begun: no command of theirs that adds a bid or opens or edits an
+ * auction is decided any more (`refuse`, checked by `Engine.send` and again by each actor), only
+ * their removals. A node that hears of a closure late undoes what it decided meanwhile (`start`),
+ * by commands whose ids derive from the event's. See api/src/accounts/README.md.
  */
 export class AccountClosures {
   private readonly closed = new Set<string>();

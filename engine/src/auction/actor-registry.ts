@@ -22,11 +22,9 @@ export interface RegistryOptions extends ActorOptions {
 }
 
 /**
- * The in-process command router: one actor per auction, created on demand by loading its stream,
- * dropped when idle. Commands for one auction are therefore ordered by exactly one actor per
- * process; a second process on the same store shows up as expected-revision conflicts. It owns
- * every auction; in a cluster it runs the actors of the auctions the node owns (see
- * `cluster/kafka-cluster.ts`).
+ * The in-process command router: one actor per auction, loaded on demand and dropped when idle,
+ * so one auction's commands are ordered by exactly one actor per process; a second process on the
+ * same store shows up as expected-revision conflicts. In a cluster it runs the owned auctions.
  */
 export class AuctionActorRegistry implements CommandRouter {
   private readonly actors = new Map<string, AuctionActor>();

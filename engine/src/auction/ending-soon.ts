@@ -8,13 +8,10 @@ import {
 import type { AuctionState, Decision } from './decider-types';
 
 /**
- * Watchers hear an auction is about to end (the watchlist, issue 16): the ending-soon scheduler
- * sends `AnnounceEndingSoon` at `endsAt - rules.endingSoonLeadMs`, and the decider turns it into
- * `AuctionEndingSoon` at most once per closing stretch. Once announced for an end E, a later end
- * whose lead starts at or before E (a soft close moving the end a little) is the same stretch and
- * is not announced again; an end moved further (the seller's edit) is announced again when its
- * time comes. A Live auction only, before its end; too early is refused with the end it has
- * (`details.endsAt`), so the scheduler waits for it, as for an early close.
+ * `AnnounceEndingSoon` becomes `AuctionEndingSoon` at most once per closing stretch: a soft close
+ * that moves the end a little is the same stretch, a seller's edit that moves it further is
+ * announced again. Too early is refused with the end it has (`details.endsAt`), so the scheduler
+ * waits for it. See docs/watchlist.md.
  */
 export const announceEndingSoon = (
   { data }: AnnounceEndingSoon,

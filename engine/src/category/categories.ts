@@ -54,14 +54,10 @@ const holderOf = async (store: EventStore, streamId: string): Promise<string | u
 const collapse = (name: string): string => name.trim().replace(/\s+/g, ' ');
 
 /**
- * Creates a category whose name no other category's looks like. The name is reserved under each
- * of its keys by appending to the key's stream with expected revision "no_stream", which only one
- * writer can win on every adapter: `categoryname-{trimmed, case-folded name}` (the one key of
- * earlier versions) and `categoryskeleton-{key}` for its confusable keys (`categoryNameKeys`).
- * Every key is looked at before any is written, so a name refused because it is taken reserves
- * nothing; only between two look-alikes created at once can the loser keep a key it won, which
- * then refuses look-alikes of a category that does not exist. A retry of the same category id
- * finishes what a crash interrupted.
+ * Creates a category whose name no other category's looks like: the name is reserved under each of
+ * its keys by appending with expected revision "no_stream", which only one writer wins on every
+ * adapter. Every key is looked at before any is written, so a refused name reserves nothing; a
+ * retry of the same id finishes what a crash interrupted. See engine/README.md, Categories.
  */
 export const createCategory = async (
   store: EventStore,

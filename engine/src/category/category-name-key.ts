@@ -4,11 +4,9 @@ import unhomoglyph from 'unhomoglyph';
 const DEFAULT_IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
 
 /**
- * The confusable skeleton of Unicode Technical Standard #39 (section 4): NFD, default-ignorable
- * characters removed, each character replaced by its prototype in the confusables data, NFD
- * again. Two strings that look alike (`Е` Cyrillic and `E` Latin, `rn` and `m`, `0` and `O`)
- * have the same skeleton. The data is the Unicode Consortium's `confusables.txt` as the
- * `unhomoglyph` package ships it (its version is pinned: other data gives other skeletons).
+ * The confusable skeleton of Unicode TR39 (section 4): two strings that look alike (`Е` and `E`,
+ * `rn` and `m`) have the same one. The data is `confusables.txt` as the `unhomoglyph` package
+ * ships it; its version is pinned, because other data gives other skeletons.
  */
 export const confusableSkeleton = (text: string): string =>
   unhomoglyph(text.normalize('NFD').replace(DEFAULT_IGNORABLE, '')).normalize('NFD');
@@ -27,15 +25,10 @@ const settle = (text: string): string => {
 };
 
 /**
- * The keys under which a category name is reserved (`categoryskeleton-{key}`): two names that
- * share a key look alike, and only one of them may exist. A name has one or two keys: its
- * NFKC, space-collapsed form taken to its skeleton after lower-casing, and before.
- *
- * Both, because TR39's skeleton is case-sensitive and names are unique regardless of case: an
- * upper-case `I` looks like a lower-case `l`, which lower-casing first would lose ("VehicIes"),
- * while skeleton first would miss a look-alike in capitals ("ЕLECTRONICS" with a Cyrillic `Е`).
- * The first key is a function of `normaliseCategoryName` (the key of the reservation streams
- * written before these), so two names with one old key share a new one.
+ * The keys under which a category name is reserved: two names that share a key look alike. Both
+ * orders of lower-casing and skeleton, because TR39's skeleton is case-sensitive ("VehicIes" needs
+ * lower-casing after, "ЕLECTRONICS" before). The first key is a function of
+ * `normaliseCategoryName`, so names that shared an old `categoryname-` key share this one too.
  */
 export const categoryNameKeys = (name: string): string[] => {
   const lowerFirst = settle(normaliseCategoryName(name).normalize('NFKC'));

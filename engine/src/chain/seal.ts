@@ -19,11 +19,9 @@ export interface CommandIds {
 }
 
 /**
- * The secret an event's salt is derived from (256 bits, hex). Derived, not drawn at random, so
- * that a command decided twice on the same state (two nodes during a handoff) is sealed into the
- * very same events, as the store's idempotent append and the actors' chain heads expect; without
- * the key the salts are as good as random. Every node of a cluster must use the same key (the
- * server derives it from the shared session secret).
+ * The secret an event's salt is derived from (256 bits, hex). Derived, not random, so a command
+ * decided twice on the same state (two nodes during a handoff) seals into the very same events, as
+ * the idempotent append and the chain heads expect. Every node of a cluster must use the same key.
  */
 export type SaltKey = string;
 

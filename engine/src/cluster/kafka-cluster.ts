@@ -115,27 +115,9 @@ const withTimeout = <T>(work: Promise<T>, ms: number, what: string): Promise<T> 
 };
 
 /**
- * The Kafka command router: one node of a cluster of app nodes.
- *
- * - Every auction command goes to the `auction.commands` topic, keyed by auction id, on the
- *   partition Kafka's default partitioner gives that key. The app nodes form one consumer group
- *   on it, so each partition, and with it each auction, has exactly one owner at a time, which
- *   decides its commands in offset order with its local actors (`AuctionActorRegistry`): commands
- *   fetched together reach an actor together, so group commit still batches a hot auction.
- * - A partition's offsets are committed only once every command of the fetched batch is
- *   answered, i.e. its events are appended (or it was refused). A node that dies before that
- *   leaves the commands to the next owner, which answers the committed ones with their original
- *   outcomes, learned from the stream (the actors deduplicate by command id).
- * - The owner sends each outcome to the sender's reply topic (`auction.replies.<node>`); the
- *   sender waits up to `replyTimeoutMs`, then answers "try again" (503), and its retries reuse
- *   the command id. An accepted outcome is only ever sent after its append committed.
- * - On a rebalance the node stops handing commands to actors, lets the batches in flight finish
- *   (kafkajs rejoins only after they return), and drops the actors of partitions it lost; a batch
- *   fetched for a partition it no longer owns is answered `moved` and left uncommitted, so the
- *   new owner gets it as well. Expected revision stays the fence: a stale owner still appending
- *   meets the new owner's events as a conflict and re-reads, it never forks a stream.
- * - One `auction.broadcast` topic reaches every node (each reads it in a group of its own), for
- *   what must reach sockets wherever they are connected.
+ * The Kafka command router: auction commands keyed by auction id, one owner per partition, offsets
+ * committed only once every command of a batch is answered, and expected revision as the fence
+ * against a stale owner. How and why, step by step: engine/src/cluster/README.md.
  */
 export class KafkaCluster implements CommandRouter {
   private readonly commandsTopic: string;

@@ -1,11 +1,7 @@
 /**
- * Which partition of the commands topic an auction's commands go to: Kafka's own default
- * partitioner for keyed messages (murmur2 of the key's UTF-8 bytes, made positive, modulo the
- * partition count), so that any Kafka client producing with the auction id as key picks the same
- * partition, and every node can tell which node owns an auction from the assignment alone.
- *
- * The partition count must never change once the topic holds commands: a new count maps keys to
- * other partitions, and an auction's commands would then be ordered by two owners at once.
+ * Kafka's own default partitioner for keyed messages (murmur2, made positive, modulo the count), so
+ * any client keying by auction id picks the same partition. The count must never change once the
+ * topic holds commands: an auction's commands would then have two owners at once.
  */
 export const partitionOf = (key: string, partitions: number): number =>
   (murmur2(Buffer.from(key, 'utf8')) & 0x7fffffff) % partitions;

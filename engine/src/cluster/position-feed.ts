@@ -27,16 +27,9 @@ export interface PositionFeedOptions {
 }
 
 /**
- * How the nodes of a cluster tell each other what they committed, so that nobody waits for a
- * poll: the owner of an auction the log positions it appended (the other nodes' subscriptions to
- * the shared log read at once), and the holder of a projection's lease the checkpoints it
- * committed (the other nodes' read-your-writes waits on that projection end at once).
- *
- * Coalesced: at most one message of this node in flight; what is committed meanwhile waits for it,
- * and the next message carries only the highest log position and each projection's highest
- * checkpoint. So a node sends at most one message per broker round trip, whatever its event rate.
- * The broadcast is at most once (a node that is rebalancing or down misses it): receivers keep
- * their polls as the safety net. A message that does not parse is ignored.
+ * Pushes what a node committed (log positions, projection checkpoints) to the other nodes, so their
+ * subscriptions and read-your-writes waits need not wait for a poll. Coalesced to one message in
+ * flight per node; at most once, so the polls stay as the safety net. See README.md here.
  */
 export class PositionFeed {
   private pendingLog: number | undefined;

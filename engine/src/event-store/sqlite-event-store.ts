@@ -88,16 +88,9 @@ const MAX_THREAD_GROUP_EVENTS = 500;
 const NO_LIMIT = -1;
 
 /**
- * The embedded event store: one SQLite file in WAL mode, fsynced on every commit.
- *
- * Group commit across streams: every append made while the previous group is being written (and
- * within the turn of the event loop that made it) goes into the next group, written in one
- * transaction with one fsync (`SqliteLogWriter`). Each append is checked against its own expected
- * revision, so a conflict or a duplicate id fails only that append; every caller is answered after
- * the commit. A failed commit (the disk, not a conflict) fails every append of the group. For a
- * file the group is written on a thread of its own with its own connection, so the next commands
- * are decided while one group is written; reads use this thread's connection (WAL: a commit is
- * visible to every read that starts after it).
+ * The embedded event store: one SQLite file in WAL mode, with group commit across streams (one
+ * transaction and one fsync per group, written on a thread of its own); every caller is answered
+ * after the commit, and a conflict fails only its own append. See README.md here.
  */
 export class SqliteEventStore implements EventStore, SnapshotStore {
   private readonly db: Database.Database;

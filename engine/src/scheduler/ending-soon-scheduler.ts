@@ -23,14 +23,10 @@ interface Due {
 }
 
 /**
- * The time trigger of the watchlist's "about to end" (issue 16): sends `AnnounceEndingSoon` through
- * the command bus at each Live auction's end minus the lead, and the decider writes
- * `AuctionEndingSoon` at most once per closing stretch (`auction/ending-soon.ts`), so a repeat, a
- * restart or a second node is harmless. It follows lifecycle events and the announcements (not
- * bids): an end a soft close moved comes back as a refusal with that end, and it waits for it. On
- * start it announces what came due while the process was down, unless the end has passed. An
- * auction created with less than the lead left is not announced (nobody could watch it before),
- * unless the seller moves its end.
+ * Sends `AnnounceEndingSoon` at each Live auction's end minus the lead; the decider writes at most
+ * one announcement per closing stretch, so a repeat, a restart or a second node is harmless. It
+ * follows lifecycle events only: an end a soft close moved comes back as a refusal with that end.
+ * See docs/watchlist.md.
  */
 export class EndingSoonScheduler extends DueScheduler {
   private readonly due = new Map<string, Due>();

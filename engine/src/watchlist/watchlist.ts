@@ -83,18 +83,10 @@ const folded = (set: WatchSet, events: readonly RecordedEvent[]): WatchSet => {
 };
 
 /**
- * Records watches and unwatches in `watchlist-{userId}` (the watchlist, issue 16), chained like
- * every stream and appended at the revision they were decided on (a conflict reads the events
- * another node wrote and decides again). Idempotent: watching a watched auction, or unwatching one
- * not watched, writes nothing; a retried command finds its own event and writes nothing either.
- * Whether the auction exists, and may be watched, is the caller's check (the catalog): watching is
- * not the auction's business, so it never waits in the auction's actor.
- *
- * A toggle costs the same at any history length: each user's watch set is kept folded with the
- * revision it stands at (the most recently used `size` users), so a toggle reads the stream from
- * that revision on (its last event, for the chain, and whatever another node appended). A user not
- * in memory starts from their snapshot, left every `WATCH_SNAPSHOT_EVERY` events where the store
- * keeps snapshots, so the first toggle after a restart reads at most that many events.
+ * Watches and unwatches in `watchlist-{userId}`, appended at the revision they were decided on and
+ * never through the auction's actor (watching is not the auction's business). Each user's folded
+ * set is kept with its revision, and snapshotted, so a toggle costs the same at any history length
+ * (docs/watchlist.md).
  */
 export class Watchlists {
   private readonly sets = new Map<string, WatchSet>();

@@ -578,11 +578,9 @@ const extrasArbitrary: fc.Arbitrary<Extras> = fc.record({
 });
 
 /**
- * What the retraction rules add to a timeline, drawn last like {@link Extras}: a longer auction
- * (bidders may retract only before its last hour, so the common ones of up to an hour would
- * allow none), more retractions, some by an account's deletion, which no rule limits, some right
- * at the edges of the grace period and the closing hour, and seller's edits that push the end
- * hours away (so a bid that moved the end may be tried again outside the last hour).
+ * What the retraction rules add to a timeline, drawn last like {@link Extras}: auctions long enough
+ * to retract in (not in the last hour), retractions at the edges of the grace period and the
+ * closing hour, some by account deletion (which no rule limits), and edits that push the end away.
  */
 interface Retractions {
   /** Added to an opening's ordinary duration (up to an hour). */
@@ -984,12 +982,10 @@ const toCommands = (
 };
 
 /**
- * Command sequences for one auction: a CreateAuction (under either increment rule, or naming
- * none, with or without soft close), then bids, edits, retractions, auction edits, cancellations
- * and closes from a seller and 3-5 bidders, at non-decreasing times. Most
- * timelines end with a few commands at or after the end time. Amounts are chosen against the
- * reference model's state so they land on the rule boundaries (the minimum next bid, one cent
- * below it, the starting price, ...).
+ * Command sequences for one auction: a CreateAuction, then bids, edits, retractions, auction edits,
+ * cancellations and closes from a seller and 3-5 bidders at non-decreasing times, mostly ending at
+ * or after the end time. Amounts are chosen against the reference model's state so they land on
+ * the rule boundaries (the minimum next bid, one cent below it, the starting price, ...).
  */
 export const timelineArbitrary = (
   options: TimelineOptions = {},

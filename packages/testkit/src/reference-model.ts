@@ -34,7 +34,7 @@ export interface ModelView {
 /** What the model says about one command. */
 export type ModelOutcome = { accepted: true } | { accepted: false; code: ErrorCode };
 
-/** A reference model of one auction's rules (design §4): apply commands in order, then look. */
+/** A reference model of one auction's rules: apply commands in order, then look. */
 export interface ReferenceModel {
   apply(command: AuctionCommand): ModelOutcome;
   view(): ModelView;
@@ -76,14 +76,10 @@ const step = (rule: IncrementRule, price: number): number =>
   rule === 'one-dollar' ? 100 : incrementAt(price, 'table');
 
 /**
- * A deliberately naive model of the bidding rules, written from the rules' text alone: it keeps
- * a plain list of bids and rescans it for every question, so it can be checked by reading.
- *
- * Increments as the model reads them: a later bid beats the current price by $1, or, when the
- * seller chose the table, by the table's step at that price. Proxy bidding: the standing bids
- * ranked by maximum (earlier first on equal maxima); the first of them leads, at the least that
- * beats the second's maximum by one such step, but never more than its own maximum, never less
- * than it already stands at, and at least the reserve when its maximum reaches the reserve.
+ * A deliberately naive model of the bidding rules, written from the rules' text alone: a plain list
+ * of bids rescanned for every question, so it can be checked by reading. Proxy bidding: the leader
+ * stands at the least that beats the second maximum by one step, never above its own maximum,
+ * never below where it stood, and at least the reserve once its maximum reaches it.
  */
 export const createModel = (): ReferenceModel => {
   let auction: Auction | null = null;

@@ -47,10 +47,8 @@ export interface MongoReadStoreOptions {
   readonly transactions?: 'auto' | 'never';
   /**
    * At most this many statements in one write command of a batch committed without a transaction
-   * (`MONGODB_STATEMENTS_PER_COMMAND`). Unset (default): a batch's deletes of one collection go in
-   * one bulk write and its puts in another, split only where the server's limits on a command
-   * split them. FerretDB's SQLite backend needs 8: it holds one of its 100 SQLite connections per
-   * database for every statement until the command ends, and stops answering when they run out.
+   * (`MONGODB_STATEMENTS_PER_COMMAND`; unset, only the server's own limits split a command).
+   * FerretDB's SQLite backend needs 8: it holds a connection per statement until the command ends.
    */
   readonly statementsPerCommand?: number;
 }
@@ -226,18 +224,10 @@ const chunks = <T>(items: readonly T[], size: number | undefined): T[][] => {
 };
 
 /**
- * The distributed read store: one MongoDB collection per read-store collection (`rm_<name>`),
- * documents stored as they are, an index per declared field, checkpoints in `rm_checkpoints`.
- *
- * A put never replaces a document whose `_position` is higher. Where the server takes
- * transactions, a batch and its checkpoint commit in one (`usesTransactions()`); elsewhere (a
- * standalone server, FerretDB) they are written one after the other, a put guarded by a filter on
- * `_position`, so a batch that landed partly before a crash is replayed without harm.
- *
- * `contains` and the order of strings follow `query-semantics.ts`, not the server's collation:
- * case variants spelled out in the pattern, and strings in the simple (binary) collation.
- *
- * Leases are logs of terms in `rm_leases`, claimed by inserts alone (see `acquireLease`).
+ * The distributed read store: a MongoDB collection per read-store collection (`rm_<name>`),
+ * checkpoints in `rm_checkpoints`. A put never replaces a document with a higher `_position`, so
+ * where the server has no transactions (FerretDB) a batch that landed partly before a crash is
+ * replayed without harm. `contains` and string order follow `query-semantics.ts`, not collation.
  */
 export class MongoReadStore implements ReadStore {
   private readonly specs = new Map<string, CollectionSpec>();
@@ -423,12 +413,10 @@ export class MongoReadStore implements ReadStore {
   }
 
   /**
-   * A lease is a log of terms, `{ _id: "<name>#<term>" }`, its highest term the current one. Taking
-   * or renewing it inserts the term after the one read, so of all the callers that read the same
-   * term, the unique `_id` lets exactly one in. A filtered update would not do: FerretDB reads,
-   * filters, then writes by `_id`, so several callers finding one expired lease would all take it.
-   * The terms before a written one are deleted; a caller who read before such a deletion may insert
-   * a deleted term again, which is never the highest, so the answer comes from reading it back.
+   * A lease is a log of terms, `{ _id: "<name>#<term>" }`: taking or renewing it inserts the next
+   * term, so of the callers that read the same term the unique `_id` lets one in (a filtered update
+   * would not: FerretDB reads, filters, then writes). Older terms are deleted, and a late caller
+   * may insert one again, never the highest: so the answer comes from reading the terms back.
    */
   async acquireLease(name: string, holder: string, ttlMs: number): Promise<boolean> {
     const now = Date.now();
@@ -529,11 +517,9 @@ export class MongoReadStore implements ReadStore {
   }
 
   /**
-   * Inserts each document that is missing (`insertNew`), then replaces each other one whose stored
-   * `_position` is not higher. A higher stored position makes the upsert collide on `_id` (a
-   * duplicate key), which is the guard
-   * refusing it; one collision may also be an insert race lost to another writer, so a refused
-   * put is tried once more.
+   * Inserts the missing documents (`insertNew`), then replaces each other one whose stored
+   * `_position` is not higher: a higher one makes the upsert collide on `_id`, the guard refusing
+   * it. A collision may also be an insert race lost to another writer, so a refused put is retried.
    */
   private async putAll(collection: string, docs: readonly Doc[]): Promise<void> {
     for (const chunk of chunks(docs, this.options.statementsPerCommand)) {
@@ -562,12 +548,9 @@ export class MongoReadStore implements ReadStore {
   }
 
   /**
-   * Inserts the documents not stored yet and returns the others (their `_id` already taken), for
-   * the guarded replace. Most of a batch's documents are new (a bid's entries and notices), and an
-   * insert is the one write FerretDB's SQLite backend checks against its `_id` index: a lookup by
-   * `_id`, and so a guarded replace, reads the whole collection there, making a batch cost the
-   * square of the collection's size. On MongoDB a chunk with stored documents costs one more round
-   * trip.
+   * Inserts the documents not stored yet and returns the others, for the guarded replace: an insert
+   * is the one write FerretDB's SQLite backend checks against its `_id` index, where a guarded
+   * replace scans the whole collection, and most of a batch's documents are new.
    */
   private async insertNew(collection: string, docs: readonly Doc[]): Promise<readonly Doc[]> {
     try {

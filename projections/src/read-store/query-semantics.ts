@@ -1,16 +1,10 @@
 import type { Condition, Doc, FindAfter, FindOptions, IndexValue, Where } from './read-store';
 
 /*
- * The meaning of queries, evaluated in memory. Adapters must agree with it (the contract suite
- * checks them against it), and the unit of work merges unsaved documents into store results with it.
- *
- * `contains` ignores case by Unicode simple case folding (CaseFolding.txt statuses C and S), code
- * point by code point: exactly what an ECMAScript regex with the `iu` flags compares, which is how
- * `matches` tests it. Adapters do not trust their servers' own case-insensitive matching (SQLite's
- * `lower` and `LIKE` fold ASCII only; MongoDB's PCRE and FerretDB's Go regexps each have their own
- * tables): SQLite compares `fold`ed text, and MongoDB gets a pattern with no flag in which every
- * letter is the alternation of its `caseVariants`. Both come from one table built here, in the same
- * process, from the same rule.
+ * The meaning of queries, evaluated in memory: the contract suite checks every adapter against it.
+ * Adapters do not trust their servers' case-insensitive matching (SQLite folds ASCII only; MongoDB
+ * and FerretDB each have their own tables), so both fold with the one table built here: SQLite
+ * compares `fold`ed text, MongoDB gets each letter as the alternation of its `caseVariants`.
  */
 
 /** No code point above this has a case mapping (Unicode 16). */

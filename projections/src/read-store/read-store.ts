@@ -1,23 +1,7 @@
 /**
- * The read store port: named collections of JSON documents. Each collection declares the
- * top-level fields it is queried by; adapters index those (SQLite columns, MongoDB indexes).
- * Every adapter passes the shared contract suite in `contract.ts`, and agrees with the in-memory
- * meaning of queries in `query-semantics.ts`.
- *
- * Query semantics, the same on every adapter:
- * - Equality and `in` compare exactly (case and accents count). A missing field equals `null`.
- * - `contains` is a literal substring (no wildcard or pattern character: `%`, `_`, `.`, `*`, `\`
- *   are themselves) of a string value, ignoring case by Unicode simple case folding, one code
- *   point for one, as an ECMAScript regex with the `iu` flags compares: `K`, `k` and the Kelvin
- *   sign are one letter, and so are `s`, `S`, `ſ`; `σ`, `ς`, `Σ`; `ß`, `ẞ`; `µ`, `μ`, `Μ`. There is
- *   no other folding: `ß` is not `ss`, `ﬁ` is not `fi`, `é` is not `e` + U+0301 (no normalisation),
- *   and `İ` and `ı` match only themselves (no Turkish rules). Non-string values never match.
- * - Order: nulls and missing fields first, as equals (last when descending), then values by type;
- *   strings by code point, which is the byte order of their UTF-8 (SQLite's BINARY collation,
- *   MongoDB's simple collation), not a locale's: "Banana" < "apple" < "cherry" < "Äpfel", and
- *   U+FF21 < U+1F570. Ties are broken by `_id`, in the same order. Order only by fields holding one
- *   type besides null: SQLite puts booleans before numbers, MongoDB after strings, and SQLite
- *   stores booleans as 0 and 1, so do not mix booleans and numbers in one indexed field.
+ * The read store port: named collections of JSON documents, indexed by the top-level fields each
+ * collection declares. Every adapter passes `contract.ts` and agrees with `query-semantics.ts`;
+ * the rules of equality, `contains` and order are in projections/README.md, Query rules.
  */
 
 export type IndexValue = string | number | boolean | null;
@@ -95,14 +79,10 @@ export interface ReadStore {
   find(collection: string, options?: FindOptions): Promise<Doc[]>;
   count(collection: string, where?: Where): Promise<number>;
   /**
-   * Applies a projection's batch, in order, and moves its checkpoint to `position` (never
-   * backwards). A `put` never replaces a document whose `_position` is higher than its own, so a
-   * replayed batch changes nothing. SQLite commits writes and checkpoint in one transaction, and
-   * so does MongoDB where the server takes transactions (replica set, mongos). Elsewhere (a
-   * standalone MongoDB, FerretDB) the writes land in the order given and a failed batch may have
-   * landed in part, with the checkpoint unmoved: the runner replays it from the checkpoint, which
-   * the guard makes harmless, given that a projection's own guard documents come last
-   * (`Projection.guards`).
+   * Applies a projection's batch in order and moves its checkpoint to `position` (never
+   * backwards). A `put` never replaces a document with a higher `_position`, so a replayed batch
+   * changes nothing: without transactions a failed batch may land in part and is replayed from the
+   * checkpoint, harmless as long as a projection's guard documents come last (`Projection.guards`).
    */
   commit(projection: string, writes: readonly Write[], position: number): Promise<void>;
   /** The last position a projection committed, or undefined before its first batch. */
@@ -119,16 +99,10 @@ export interface ReadStore {
   /** Deletes a document outside any projection. */
   remove(collection: string, id: string): Promise<void>;
   /**
-   * Takes the lease `name` for `holder` when nobody holds it or its holder let it expire, or renews
-   * it when `holder` already holds it; either way it then expires `ttlMs` after now. Resolves to
-   * whether `holder` holds it afterwards. Atomic: of any number of holders asking at once, at most
-   * one gets it. Nodes that share a store let several app processes agree on which of them runs a
-   * projection.
-   *
-   * Time is each caller's process clock (`Date.now()`), compared with the expiry another caller
-   * wrote: the nodes' clocks must agree within a small fraction of `ttlMs`, or a node may take a
-   * lease its holder still believes valid. Leases live apart from the collections and checkpoints,
-   * and `reset` leaves them alone.
+   * Takes or renews the lease `name` for `holder` for `ttlMs` from now, if nobody else holds it
+   * unexpired; resolves to whether `holder` holds it. Atomic: at most one of any number of callers
+   * gets it. Expiry is compared across nodes' clocks, so they must agree within a small fraction of
+   * `ttlMs`. `reset` leaves leases alone.
    */
   acquireLease(name: string, holder: string, ttlMs: number): Promise<boolean>;
   /** Frees the lease `name` at once if `holder` holds it; otherwise changes nothing. */

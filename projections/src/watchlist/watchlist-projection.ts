@@ -4,7 +4,7 @@ import type { ProjectedEvent, Projection, UnitOfWork } from '../runner/projectio
 import { asWatchlistEvent, deletedAccountOf } from './watchlist-events';
 
 /**
- * The `watchlist` read model (issue 16): who watches which auction, from the users'
+ * The `watchlist` read model: who watches which auction, from the users'
  * `watchlist-{userId}` streams, with its own copy of whether each auction was cancelled.
  */
 export const watchlistCollections = {

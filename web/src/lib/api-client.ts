@@ -24,12 +24,10 @@ export interface Behind {
 }
 
 /**
- * How a GET marked behind is asked again: after 250 ms, then twice as long each time (at most
- * 2 s), while the next attempt starts within `budgetMs` of the first answer. Each attempt may
- * itself wait up to the server's `READ_WAIT_MS` (2 s by default) before it is answered marked,
- * so with the defaults a read gives up about 8 s after its first answer, after 3 retries (5 when
- * the server answers marked at once): long enough for a read model that fell a few seconds
- * behind under load, short enough that a page does not hang on one that has stopped.
+ * How a GET marked behind is asked again: after 250 ms, doubling up to 2 s, while the next attempt
+ * starts within `budgetMs` of the first answer. With the server's 2 s `READ_WAIT_MS` a read gives
+ * up about 8 s after its first answer: long enough for a read model a few seconds behind under
+ * load, short enough that a page does not hang on one that has stopped.
  */
 export const behindRetry = { firstDelayMs: 250, maxDelayMs: 2000, budgetMs: 6000 } as const;
 
@@ -77,14 +75,10 @@ const abortError = () => new DOMException('The operation was aborted.', 'AbortEr
 const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
 
 /**
- * One call to the API with the session cookie. Resolves to the whole `{success, message, ...}`
- * body, checked against `schema`; rejects with an ApiError when the server says no.
- *
- * A GET the server answers marked `Read-Models-Behind` (its read models had not applied this
- * client's last write when its wait ran out) is asked again, as `behindRetry` says, and the
- * latest answer is used: the first one not marked, else the last marked one, with `behind` naming
- * the read models still behind, so the page can say it is catching up. A retry that fails gives
- * the marked answer already in hand. Writes are never repeated.
+ * One call to the API with the session cookie: the whole body, checked against `schema`, or an
+ * ApiError when the server says no. A GET answered marked `Read-Models-Behind` is asked again (as
+ * `behindRetry` says) and the latest answer used, with `behind` naming the read models still
+ * behind, so the page can say it is catching up. Writes are never repeated.
  */
 export const call = async <S extends z.ZodType>(
   path: string,

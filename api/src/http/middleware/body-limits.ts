@@ -2,19 +2,15 @@ import { errorCatalog } from '@auction/contracts';
 import type { RequestHandler } from 'express';
 import { respond } from '../respond';
 
-/**
- * Bounds on request bodies, mounted before anything reads one:
- * - a body that has not fully arrived `timeoutMs` after the request's headers is answered 408
- *   (`REQUEST_TIMEOUT`) and its connection closed; nothing reads it further, so nothing it asked
- *   for happens (when an answer was already under way, the connection is destroyed instead);
- * - at most `uploadsInProgress` uploads (multipart bodies declared longer than `SMALL_FORM_BYTES`,
- *   or of unknown length) are received at once: one more is answered 503
- *   (`UPLOADS_BUSY`) before a byte of it is read. Uploads stream to the image store (a few
- *   buffers each in memory), so this bounds the connections and writes in progress.
- */
 /** A multipart body declared at most this long is a small form, not an upload (`bodyLimits`). */
 export const SMALL_FORM_BYTES = 64 * 1024;
 
+/**
+ * Bounds on request bodies, mounted before anything reads one. A body not whole `timeoutMs` after
+ * its headers is answered 408 and its connection closed, so nothing it asked for happens. At most
+ * `uploadsInProgress` uploads are received at once (one more is answered 503 before a byte of it is
+ * read): that bounds the connections and the image-store writes in progress.
+ */
 export const bodyLimits = (options: {
   readonly timeoutMs: number;
   readonly uploadsInProgress: number;

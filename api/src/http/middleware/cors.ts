@@ -12,11 +12,9 @@ const EXPOSED = 'Retry-After, RateLimit, RateLimit-Policy, Consistency-Token, Re
 const MAX_AGE = '600';
 
 /**
- * Credentialed CORS for exactly the `origins` of `CORS_ORIGINS`: a request from one of them gets
- * `Access-Control-Allow-Origin` (its own origin, never `*`) and `-Credentials: true`, and its
- * preflight is answered 204 here with the methods and headers the API takes. A request from any
- * other origin gets no CORS header (a preflight goes on to the router as before), so the browser
- * keeps the answer from the page. Every answer says `Vary: Origin`, for caches.
+ * Credentialed CORS for exactly the origins of `CORS_ORIGINS`: each gets its own origin back (never
+ * `*`) with credentials, and its preflight answered here; any other origin gets no CORS header, so
+ * the browser keeps the answer from the page. Every answer says `Vary: Origin`, for caches.
  */
 export const corsFor =
   (origins: readonly string[]): RequestHandler =>

@@ -56,15 +56,15 @@ interface StoredUpload extends Express.Multer.File {
 
 const CLAIMED = Symbol('upload claimed');
 
-/**
- * The URL of the image this request uploaded (or null), now the caller's to keep or remove. An
- * image nobody claims by the time the answer ends is removed before the answer goes: a request
- * refused after its image was stored (a bad field, a 403) leaves nothing behind.
- */
 /** The SHA-256 of the image this request uploaded (what it asked, for `Idempotency-Key`), or null. */
 export const uploadDigest = (req: Request): string | null =>
   (req.file as StoredUpload | undefined)?.sha256 ?? null;
 
+/**
+ * The URL of the image this request uploaded (or null), now the caller's to keep or remove. An
+ * image nobody claims is removed before the answer goes: a request refused after its image was
+ * stored (a bad field, a 403) leaves nothing behind.
+ */
 export const claimUpload = (req: Request): string | null => {
   const file = req.file as StoredUpload | undefined;
   if (!file?.url) return null;
@@ -163,11 +163,8 @@ const UPLOAD_LIMITS = {
 
 /**
  * The optional `image` file of a multipart form, streamed into the image store as it arrives
- * (413 beyond 10 MB, 415 when its first bytes are not an image, 429 past the quota; nothing is
- * left stored then). The route takes the image with `claimUpload`; one not claimed is removed
- * before the answer goes. A form the parser cannot read (truncated, malformed) is the client's
- * error: 400, not 500; a store that fails is the store's error (a full disk is a 503). How many
- * are received at once, and for how long, `bodyLimits` bounds.
+ * (413, 415 or 429 leave nothing stored). An image the route does not take (`claimUpload`) is
+ * removed before the answer goes. An unreadable form is the client's 400; a failing store a 5xx.
  */
 export const imageUpload = (
   images: () => ImageStore,

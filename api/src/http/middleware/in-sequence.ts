@@ -1,11 +1,10 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 /**
- * Several middlewares run one after the other as one: the router walks one layer instead of one
- * per middleware (each of its layers matches the path, allocates and calls through a few
- * closures, on every request). Each handler is called as the router calls it: a throw, or a
- * promise it returns that rejects, goes to `next` as an error; `next(error)` skips the rest;
- * `next('route')` goes on with the next handler, as it goes on with the next layer there.
+ * Several middlewares as one router layer, which saves the router's per-layer matching and
+ * closures on every request. Each handler is called as the router would call it: a throw or a
+ * rejected promise goes to `next` as an error, `next(error)` skips the rest, and `next('route')`
+ * goes on with the next handler.
  */
 export const inSequence = (...handlers: readonly RequestHandler[]): RequestHandler => {
   const count = handlers.length;

@@ -76,18 +76,10 @@ export const counter = (options: {
 };
 
 /**
- * A fixed-window limit per key; over it, a 429 with a message a person can act on.
- *
- * What express-rate-limit's middleware does with our options (`standardHeaders: 'draft-8'`, no
- * legacy headers, nothing skipped or taken back), on its stores and with the same answers and
- * headers, without the per-request cost of its general case: its configuration checks, a chain
- * of awaits, debug calls and a SHA-256 of the key for every response's `RateLimit-Policy`. Here
- * the store is asked once per request, and the hashed partition key is remembered per key.
- * - `RateLimit: "<policy>"; r=<remaining>; t=<seconds to reset>` and
- *   `RateLimit-Policy: "<policy>"; q=<limit>; w=<window seconds>; pk=:<partition key>:` are
- *   appended to every counted response (two limiters on a route append two of each);
- * - over the limit, `Retry-After` (seconds to reset) and the 429;
- * - a key that cannot be computed, or a store that fails, is the request's error (as there).
+ * A fixed-window limit per key; over it, a 429 with a message a person can act on. The same answers
+ * and headers as express-rate-limit's middleware with our options, on its stores, without its
+ * per-request cost (option checks, awaits, a SHA-256 of the key for every response): the store is
+ * asked once per request and the hashed key is remembered.
  */
 export const limiter = (options: {
   readonly windowMs: number;

@@ -69,15 +69,10 @@ const parsed = (value: string | undefined): number | undefined =>
   value !== undefined && TOKEN.test(value) ? Number(value) : undefined;
 
 /**
- * Read-your-writes by consistency token. A write is answered as soon as its events are stored,
- * with the token of its position; a later request that carries the token, on this node or any
- * other, waits (at most `waitMs`) only when a read model it reads has not applied that position
- * yet, and when the wait runs out it is answered from what the read models hold, marked with
- * `Read-Models-Behind`. A request without a token, or whose read models are past it, never waits:
- * one client's writes cost nobody else a wait. The lag itself is reported by `/health`.
- *
- * A token is only a position: a forged one can make its own request wait, never another's, and one
- * beyond the log's head is taken as the head.
+ * Read-your-writes by consistency token: a request carrying a write's position waits (at most
+ * `waitMs`) only while a read model it reads is behind it, then is answered marked
+ * `Read-Models-Behind`; without a token nobody waits. A token is only a position: a forged one
+ * can delay its own request, never another's.
  */
 export class ReadYourWrites {
   private waited = 0;

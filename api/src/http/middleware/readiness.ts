@@ -125,13 +125,9 @@ export class Readiness implements ReadModelsReadiness {
 }
 
 /**
- * Requests that need only the event log, the account and session stores (or none) are answered
- * while the read models catch up: health, the API document, sign-up, login and the session, the
- * audit (it reads the log; its verification reports a read model still behind), and the three
- * writes that consult no read model first (placing a bid, creating an auction or a category: the
- * engine decides them from the log). Every other `/api/v1` request, reads and the writes that look
- * up what they change in the read models first (editing or deleting an auction or a bid,
- * notifications, account deletion), waits for the read models (`readModelsFor`).
+ * While the read models catch up, requests that need only the log, accounts and sessions are
+ * answered (health, sign-up, login, the audit, and the writes the engine decides from the log);
+ * every other `/api/v1` request waits for the read models it reads (`readModelsFor`).
  */
 const needsReadModels = (req: Request): boolean => readModelsFor(req.method, req.path).length > 0;
 
@@ -160,14 +156,10 @@ export const readinessGate =
   };
 
 /**
- * `GET /health`: 503 when a store (or Kafka) does not answer, the node cannot serve at all, and
- * when DATA_DIR's disk is full (every write would fail; each store says `writable: false`). It
- * always reports each read model's position and lag (`behind`: events of the log it has not
- * applied yet), and how many reads waited for a client's token and how many of those were answered
- * marked as behind. While the read models catch up at start it answers 200 with `ready: false`:
- * the node takes writes and answers reads itself (with a clear 503 until they are ready), so a
- * load balancer keeps sending it traffic instead of going dark. Read models that could not start
- * make it 503.
+ * `GET /health`: 503 when a store (or Kafka) does not answer, the disk is full, or the read models
+ * could not start; each read model's lag and the read-your-writes counts always. While the read
+ * models catch up it answers 200 with `ready: false`, so a load balancer keeps sending the node the
+ * traffic it can already serve.
  */
 export const healthRoute = (deps: AppDeps, consistency: Pick<ReadYourWrites, 'counts'>) => {
   // The read models' positions cost reads of the log's head and of the checkpoints another node

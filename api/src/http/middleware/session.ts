@@ -368,21 +368,10 @@ const signIn = (
 };
 
 /**
- * Server-side sessions on a `session.Store` (the same stores and the same signed cookie as
- * express-session, whose `Session` and `Cookie` it uses), with the signed-in account on
- * `req.user`. Cheaper per request than express-session and passport's session strategy:
- * - a cookie's HMAC is verified once per value and process, then remembered;
- * - the session is read through `deps.sessions`, which keeps it in memory
- *   (`CachedSessionStore`, `session-cache.ts`): a logout or an account deletion on any node drops
- *   it from every node's memory before its answer leaves, so it still ends at once; it is written
- *   only when its content changed (a login, a logout, the Google sign-in's pending state), and no
- *   hash is computed to find out;
- * - the rolling expiry (a week from the last request) is sent as a new cookie and moved in the
- *   store at most once a minute per session, not on every response;
- * - the account comes from `users` (a cache of the account store): an account that no longer
- *   exists leaves the request anonymous and the session without a user, as passport did.
- * Cookies are httpOnly, SameSite=Lax, Secure on https, a new id at every login (`regenerate`);
- * with `crossSite`, SameSite=None, Secure and Partitioned.
+ * Server-side sessions with express-session's stores and signed cookie, the account on `req.user`,
+ * cheaper per request than express-session and passport: a cookie's HMAC is verified once per
+ * value, the session read through `deps.sessions` (memory, dropped on every node before a logout is
+ * answered) and written only when it changed, the rolling expiry moved at most once a minute.
  */
 export const leanSession = (options: SessionOptions): RequestHandler => {
   const { store } = options;

@@ -19,15 +19,13 @@ export interface GridFsImageStoreOptions {
   readonly bucketName?: string;
 }
 
-/**
- * Uploaded images in a MongoDB GridFS bucket, so no node needs a shared volume. The file name is
- * the random name in the image's URL, the content type (from the magic bytes) is in its metadata,
- * and `serve` streams it from the bucket at the same `/uploads/<name>` URLs as the file store.
- * The client is shared: `close` leaves it open.
- */
 /** The headers set for a file about to be served, taken back when it turns out to be gone. */
 const SERVED_HEADERS = ['Content-Type', 'Cache-Control', 'ETag', 'Last-Modified', 'Content-Length'];
 
+/**
+ * Uploaded images in a MongoDB GridFS bucket, so no node needs a shared volume; served at the same
+ * `/uploads/<name>` URLs as the file store. The client is shared: `close` leaves it open.
+ */
 export class GridFsImageStore implements ImageStore {
   readonly serve: RequestHandler;
 

@@ -66,38 +66,10 @@ interface Queued {
 }
 
 /**
- * An express-rate-limit `Store` on MongoDB, so every node counts against the same limit. Fixed
- * windows aligned to multiples of `windowMs`; one document per key and window, its `_id` derived
- * from both, counted with `findOneAndUpdate({_id}, {$inc}, {upsert, returnDocument: 'after'})`: one
- * round trip per request at most, whatever the traffic. Every request-path filter is exactly a
- * string `_id`, the only filter FerretDB v1 hands to its backend rather than reading every document
- * into its own process. (Its SQLite backend then still scans the table in SQL: its `WHERE` spells
- * the `_id` path differently from its own `_id` index, which SQLite therefore does not use. There,
- * a request costs in proportion to the counters stored, one per active key and window, no longer
- * to the requests counted; on MongoDB it is an index lookup.) Two first requests racing to create
- * a window's document: the loser's duplicate key error is retried, as an update.
- *
- * - **MongoDB** applies the `$inc` atomically: the count is exact, and each request learns its
- *   rank (N concurrent requests get 1..N once each), so no more than `limit` pass a window.
- * - **FerretDB v1** reads the document, applies `$inc` in its own process and writes the whole
- *   document back, with nothing to stop another update in between: concurrent updates of one
- *   document lose all but one of their increments (pinned by `mongo-update-isolation.int.spec.ts`).
- *   So a node never races itself: at most one update per counter is in flight from a store, and
- *   the requests that arrive meanwhile are counted together by the next one (`$inc` by their
- *   number, each given its rank). One node is then exact on FerretDB too; with several, an update
- *   can only be lost to another node's update of the same counter at the same moment. As a bound
- *   that holds whatever the timing, each store also counts its own requests of the current window
- *   in memory and answers the larger count: every node lets at most `limit` through, so a key gets
- *   at most `nodes × limit` per window, and `limit` when one node serves it.
- *
- * Coalescing also means a burst on one key costs one round trip per in-flight update, not per
- * request, on every server. A flood stores one document per key and window, however many requests
- * it sends (and per-key memory only on a lossy server, for the current window). `decrement` is a
- * `$inc` of -1 through the same queue; `resetKey` deletes the key's current window (a document
- * made again has a new `t`, so on a lossy server every node starts its own count of it again from
- * its next request). Ended windows go by a TTL
- * index where the server has one and by a sweep at most every `sweepEveryMs`. Each limiter has a
- * collection of its own (`rateLimitCollection`); the documents carry the prefix too.
+ * An express-rate-limit `Store` on MongoDB, so every node counts against one limit: one document
+ * per key and fixed window, counted by `findOneAndUpdate` on its string `_id` (the only filter
+ * FerretDB v1 hands to its backend). FerretDB loses concurrent `$inc`s of one document, so a store
+ * never has two in flight per counter and also counts in memory: see ../README.md, Rate-limit.
  */
 export class MongoRateLimitStore implements Store {
   /** Counters are shared with every other instance on the same collection and prefix. */

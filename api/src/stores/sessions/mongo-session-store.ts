@@ -33,13 +33,9 @@ const notImplemented = (error: unknown): boolean =>
   (error.code === 238 || error.codeName === 'NotImplemented' || error.code === 115);
 
 /**
- * Server-side sessions on MongoDB through connect-mongo, one document per session in `sessions`.
- * The data is stored as a sub-document (`stringify: false`), so `session.passport.user` is
- * indexed and every session of a user can be counted and ended. A rolling expiry is written at
- * most once a minute (`touchAfter`). Expired sessions are never read (connect-mongo's `get`
- * filters on `expires`); they are deleted by a TTL index where the server has them and by a sweep
- * at most every `sweepEveryMs` on a write (FerretDB has no TTL indexes). Wraps connect-mongo's
- * store rather than extending it, so the client stays shared: `close` leaves it open.
+ * Sessions on MongoDB through connect-mongo, stored unstringified so `session.passport.user` is
+ * indexed and a user's sessions can be ended. Expired ones are swept where there is no TTL index
+ * (FerretDB). Wraps the store rather than extending it, so `close` leaves the shared client open.
  */
 export class MongoSessionStore extends session.Store implements UserSessionStore {
   private lastSweep = Date.now();

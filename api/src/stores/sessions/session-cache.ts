@@ -74,24 +74,10 @@ export interface SessionCacheOptions {
 }
 
 /**
- * A node's sessions in memory, in front of the shared store (`UserSessionStore`), so that a
- * request costs no round trip to MongoDB:
- * - `get` answers from memory a session read from the store less than `maxAgeMs` ago whose
- *   cookie has not expired; anything else, and a session the store does not have (not cached),
- *   is read from the store. The least recently used sessions are forgotten beyond `maxEntries`.
- * - Every change of a stored session through this store (`set`: login, the Google sign-in's
- *   pending state; `destroy`: logout, the old id at login; `destroyUser`: account deletion; `clear`)
- *   drops it here and is broadcast on the cluster's `sessions` channel, which drops it on every
- *   other node. Its callback waits until every node this one knows of (each says it is there
- *   every `presenceMs`) confirmed it dropped the change, up to `confirmMs`: so the answer to a
- *   logout leaves after every live node forgot the session, and a request to any node afterwards
- *   is anonymous. Waiting for Kafka's acknowledgement alone is not enough: the other node's
- *   fetch of the broadcast comes milliseconds to a tenth of a second later, often after the
- *   client's next request. A node that missed the change (the broadcast is at most once) or
- *   did not confirm it in time is logged, and reads the session again within `maxAgeMs`.
- * - A read in flight while any invalidation arrives is not kept (it may predate the change).
- * - The rolled expiry (`touch`) is not broadcast: it only lengthens a session, and every copy is
- *   re-read within `maxAgeMs` anyway.
+ * A node's sessions in memory, in front of the shared store, so a request costs no round trip.
+ * Every change is broadcast, and its callback waits until every known node confirms it dropped the
+ * session: so a request to any node after a logout's answer is anonymous (Kafka's acknowledgement
+ * alone was measured not to be enough; see ../README.md). `maxAgeMs` bounds a missed change.
  */
 export class CachedSessionStore extends session.Store implements UserSessionStore {
   private readonly entries = new Map<string, Entry>();

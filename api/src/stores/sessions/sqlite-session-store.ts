@@ -18,12 +18,9 @@ const userOf = (sess: session.SessionData): string | null => {
 };
 
 /**
- * Server-side sessions in `DATA_DIR/sessions.sqlite`, with the signed-in user's id beside each one,
- * so every session of a user can be ended at once (logout everywhere, account deletion).
- * The rows read are kept in memory: each write through this store updates or drops its copy, and
- * all copies are dropped whenever another connection (another process on the same file) has
- * committed anything, which SQLite's `data_version` reveals; so a session ended anywhere is never
- * served from memory.
+ * Sessions in `DATA_DIR/sessions.sqlite`, with the user's id beside each so all of a user's
+ * sessions can be ended at once. Rows read are cached, dropped on this store's writes and whenever
+ * `data_version` shows another connection committed, so an ended session is never served.
  */
 export class SqliteSessionStore extends session.Store implements UserSessionStore {
   private readonly db: Database.Database;

@@ -7,7 +7,7 @@ import { useAuditTimeline } from './use-audit-timeline';
 import { VerifyResult } from './verify-result';
 import './audit.css';
 
-/** An auction's timeline for auditors (design §7): step through its events and see the board as it stood. */
+/** An auction's timeline for auditors: step through its events and see the board as it stood. */
 export const AuditPage = () => {
   const { auctionId = '' } = useParams();
   const { events, failure, step, setStep, state, verification, verifying, verify } =

@@ -24,7 +24,7 @@ const drained = async (res: Response): Promise<void> => {
 };
 
 /**
- * `/api/v1/audit/auctions/:id/{events,state,verify,export}` (design §7): for Auditors, Admins and
+ * `/api/v1/audit/auctions/:id/{events,state,verify,export}`: for Auditors, Admins and
  * the auction's seller (as the log records them).
  */
 export const auditRoutes = (deps: AppDeps): Router => {

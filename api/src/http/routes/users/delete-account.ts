@@ -86,13 +86,10 @@ const alreadyRecorded = async (deps: AppDeps, userId: string): Promise<boolean> 
   );
 
 /**
- * Design §4: ends the user's sessions and sockets, closes the account (`Engine.closeAccount`: no
- * command of theirs that adds a bid or an auction is decided any more, the ones already sent are
- * answered, and `AccountDeletionRequested` is in the log), then cancels their Live auctions and
- * retracts their bids on Live auctions as the read models show them at the log's head, records
- * `AccountDeleted`, and erases the account and its image. Whatever the user had in flight is
- * therefore either refused or settled before the answer. Each step skips what is already done, so
- * a retry finishes the job, and so does the next start (`finishDeletions`).
+ * Ends the user's sessions and sockets, closes the account (`Engine.closeAccount`), settles their
+ * Live auctions and bids as the read models show them at the log's head, records `AccountDeleted`
+ * and erases the account, so whatever they had in flight is refused or settled before the answer.
+ * Each step skips what is done, so a retry, or the next start (`finishDeletions`), finishes it.
  */
 export const deleteAccount = async (
   deps: AppDeps,

@@ -37,7 +37,7 @@ export const withWatching = async <A extends AuctionView>(
 };
 
 /**
- * The watchlist (issue 16): `POST` and `DELETE /auction/watch/:id` watch and unwatch an auction
+ * The watchlist: `POST` and `DELETE /auction/watch/:id` watch and unwatch an auction
  * (idempotent; 404 for an unknown auction; a cancelled one cannot be watched, 409, but can be
  * unwatched), and `GET /user/watchlist` pages the user's watched auctions as auction cards. Every
  * route needs a session (401).
