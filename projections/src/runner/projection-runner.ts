@@ -166,6 +166,19 @@ const guardsLast = (writes: Write[], guards: readonly string[]): Write[] =>
         ...writes.filter((write) => guards.includes(write.collection)),
       ];
 
+/** A projection in a shared catch-up (`catchUpTogether`), as of the generation it joined at. */
+interface CatchUpMember {
+  readonly r: Running;
+  readonly generation: number;
+  /** Its collections were empty (and no other node writes them): see `WrittenIds`. */
+  readonly empty: boolean;
+  written?: WrittenIds;
+}
+
+/** Without those whose lease was lost, or that another catch-up or subscription took over. */
+const current = (members: ReadonlySet<CatchUpMember>): CatchUpMember[] =>
+  [...members].filter(({ r, generation }) => generation === r.generation);
+
 /** How a catch-up applies its large batches. */
 export interface CatchUpOptions {
   /**
@@ -431,17 +444,33 @@ export class ProjectionRunner {
    * document it has not written in this catch-up (`WrittenIds`).
    */
   private async catchUpTogether(group: readonly Running[]): Promise<Running[]> {
-    let members: {
-      readonly r: Running;
-      readonly generation: number;
-      /** Its collections were empty (and no other node writes them): see `WrittenIds`. */
-      readonly empty: boolean;
-      written?: WrittenIds;
-    }[] = [];
-    const leave = (r: Running, generation: number, error: unknown) => {
-      members = members.filter((member) => member.r !== r);
-      this.failed(r, generation, error);
+    const members = await this.joinCatchUp(group);
+    if (members.size === 0) return [];
+    const leave = (member: CatchUpMember, error: unknown) => {
+      members.delete(member);
+      this.failed(member.r, member.generation, error);
     };
+    let head: number;
+    try {
+      head = (await this.options.source.headPosition()) ?? 0;
+    } catch (error) {
+      for (const member of [...members]) leave(member, error);
+      return [];
+    }
+    const from = Math.min(...[...members].map(({ r }) => r.position));
+    for (const member of members) {
+      if (member.empty) member.written = WrittenIds.forEvents(head - member.r.position);
+    }
+    if (from < head) await this.readTogether(members, from, head, leave);
+    return current(members).map(({ r }) => r);
+  }
+
+  /**
+   * The group's projections that this node still applies, each at its checkpoint (waiters up to
+   * there resolved); one whose checkpoint cannot be read fails alone.
+   */
+  private async joinCatchUp(group: readonly Running[]): Promise<Set<CatchUpMember>> {
+    const members = new Set<CatchUpMember>();
     for (const r of group) {
       if (this.stopped || !r.held) continue;
       const generation = ++r.generation;
@@ -455,76 +484,83 @@ export class ProjectionRunner {
         if (generation !== r.generation || this.stopped) continue;
         r.position = checkpoint ?? 0;
         this.resolveWaiters(r);
-        members.push({ r, generation, empty });
+        members.add({ r, generation, empty });
       } catch (error) {
         this.failed(r, generation, error);
       }
     }
-    // Without those whose lease was lost, or that another catch-up or subscription took over.
-    const current = () => members.filter(({ r, generation }) => generation === r.generation);
-    if (members.length === 0) return [];
-    let head: number;
+    return members;
+  }
+
+  /**
+   * Reads the log after `from` until `head`, handing each batch to the members still current.
+   * Ends early once none is left or the runner stops; a failed read makes them all leave.
+   */
+  private async readTogether(
+    members: Set<CatchUpMember>,
+    from: number,
+    head: number,
+    leave: (member: CatchUpMember, error: unknown) => void,
+  ): Promise<void> {
+    let done = false;
+    let settle: (error?: unknown) => void = () => undefined;
+    const finished = new Promise<void>((resolve, reject) => {
+      settle = (error) =>
+        error === undefined
+          ? resolve()
+          : reject(error instanceof Error ? error : new Error(messageOf(error)));
+    });
+    const finish = (error?: unknown) => {
+      done = true;
+      settle(error);
+    };
+    const read = this.options.source.subscribe({
+      ...(from > 0 ? { afterPosition: from } : {}),
+      batchSize: this.options.catchUpBatchSize ?? DEFAULT_CATCH_UP_BATCH,
+      onEvents: async (events) => {
+        const last = events[events.length - 1];
+        if (done) return;
+        await this.applyToMembers(members, events, leave);
+        if (!last || last.position >= head || current(members).length === 0 || this.stopped)
+          finish();
+      },
+      onError: (error) => finish(error ?? new Error('The catch-up read failed')),
+    });
+    this.catchUps.add(read);
+    // Caught up with the log as it is now; or closed (by `stop`), or failed (`onError` says why).
+    read.caughtUp.then(
+      () => finish(),
+      () => finish(),
+    );
     try {
-      head = (await this.options.source.headPosition()) ?? 0;
+      await finished;
     } catch (error) {
-      for (const { r, generation } of members) leave(r, generation, error);
-      return [];
+      for (const member of current(members)) leave(member, error);
+    } finally {
+      this.catchUps.delete(read);
+      await read.close();
     }
-    const from = Math.min(...members.map(({ r }) => r.position));
-    for (const member of members) {
-      if (member.empty) member.written = WrittenIds.forEvents(head - member.r.position);
-    }
-    if (from < head) {
-      let done = false;
-      let settle: (error?: unknown) => void = () => undefined;
-      const finished = new Promise<void>((resolve, reject) => {
-        settle = (error) =>
-          error === undefined
-            ? resolve()
-            : reject(error instanceof Error ? error : new Error(messageOf(error)));
-      });
-      const finish = (error?: unknown) => {
-        done = true;
-        settle(error);
-      };
-      const read = this.options.source.subscribe({
-        ...(from > 0 ? { afterPosition: from } : {}),
-        batchSize: this.options.catchUpBatchSize ?? DEFAULT_CATCH_UP_BATCH,
-        onEvents: async (events) => {
-          const last = events[events.length - 1];
-          if (done) return;
-          for (const { r, generation, written } of current()) {
-            const start = events.findIndex((event) => event.position > r.position);
-            if (start < 0) continue;
-            try {
-              await this.apply(r, generation, start === 0 ? events : events.slice(start), {
-                written,
-                turnMs: CATCH_UP_TURN_MS,
-              });
-            } catch (error) {
-              leave(r, generation, error);
-            }
-          }
-          if (!last || last.position >= head || current().length === 0 || this.stopped) finish();
-        },
-        onError: (error) => finish(error ?? new Error('The catch-up read failed')),
-      });
-      this.catchUps.add(read);
-      // Caught up with the log as it is now; or closed (by `stop`), or failed (`onError` says why).
-      read.caughtUp.then(
-        () => finish(),
-        () => finish(),
-      );
+  }
+
+  /** One batch of a shared catch-up, to each member from the first event it has not applied. */
+  private async applyToMembers(
+    members: Set<CatchUpMember>,
+    events: readonly ProjectedEvent[],
+    leave: (member: CatchUpMember, error: unknown) => void,
+  ): Promise<void> {
+    for (const member of current(members)) {
+      const { r, generation, written } = member;
+      const start = events.findIndex((event) => event.position > r.position);
+      if (start < 0) continue;
       try {
-        await finished;
+        await this.apply(r, generation, start === 0 ? events : events.slice(start), {
+          written,
+          turnMs: CATCH_UP_TURN_MS,
+        });
       } catch (error) {
-        for (const { r, generation } of current()) leave(r, generation, error);
-      } finally {
-        this.catchUps.delete(read);
-        await read.close();
+        leave(member, error);
       }
     }
-    return current().map(({ r }) => r);
   }
 
   private async subscribe(r: Running): Promise<void> {
