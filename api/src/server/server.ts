@@ -53,29 +53,19 @@ export interface StartOptions {
 }
 
 /**
- * In a cluster, with positions pushed (`PositionFeed`): how often a node still reads the shared
- * log for other nodes' appends, and a followed projection's checkpoint while a read waits on it.
- * The push is at most once, so the poll stays, as the safety net: a word lost (a node's broadcast
- * consumer rebalancing, a failed send) delays a reader by at most this much, well inside
- * READ_WAIT_MS (2 s), so the read is still answered fresh. Five times longer than the poll alone
- * needed (`POLL_ONLY_MS`): a waiting read no longer asks the read store for a checkpoint 20 times a
- * second per projection and node, load that lands on the read store every node shares.
+ * In a cluster with pushed positions (`PositionFeed`): the safety-net poll of the shared log and of
+ * followed checkpoints. The push is at most once; a lost word delays a reader by at most this,
+ * well inside READ_WAIT_MS (2 s), and the slower poll spares the shared read store.
  */
 export const CLUSTER_POLL_MS = 250;
 /** The same polls without the push: what bounded a cross-node read before it. */
 export const POLL_ONLY_MS = 50;
 
 /**
- * The whole product in one process, on the stores the configuration picks (`openStores`):
- * embedded under DATA_DIR by default, EventStoreDB and MongoDB when configured. Resolves once it
- * listens, which is as soon as the stores are open, the fixed categories seeded and the read
- * models' collections exist: however long the log, it is never dark for minutes.
- *
- * In the background, after it listens: the projections catch up from their checkpoints (reads
- * wait for them, briefly, then answer 503 until they reach the log's head as it was at start;
- * writes need only the log and are taken at once; `GET /health` reports the lag), and the closing
- * scheduler reads the auctions' lifecycle and closes those that ended while the server was down
- * (the decider refuses a bid at or after an auction's end meanwhile, so nothing waits for it).
+ * The whole product in one process, on the stores the configuration picks. It listens as soon as
+ * the stores are open, so a long log never keeps it dark: the projections catch up and the
+ * schedulers close overdue auctions in the background (reads answer 503 until the read models
+ * reach the log's head at start; writes are taken at once). Phases: api/README.md.
  */
 export const startServer = async (
   config: Config,

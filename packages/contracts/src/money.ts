@@ -20,18 +20,9 @@ const decimalPlaces = (numeral: string): number => {
 };
 
 /**
- * The one rule for money coming in: at most two digits after the point, judged exactly.
- *
- * A number is judged by its shortest decimal representation, the one JavaScript prints
- * (`String(n)`, exponent included): `100.1` and `100.10` (the same number) pass; `102.009999999`,
- * `1e-7` and `0.1 + 0.2` (which prints `0.30000000000000004`) do not. So a client that does
- * arithmetic in binary floating point must round to cents before it sends an amount: nothing is
- * rounded for it here. NaN and ±Infinity do not pass; the sign is not this rule's business.
- *
- * Text (a form field) is judged as written, trailing zeros of the fraction not counted:
- * `"100.100"` passes, `"100.100000000000000000001"` does not, although `Number()` reads it as
- * exactly `100.1`. A JSON number cannot be judged as written: the parser has already read it as
- * the nearest double, so a literal with more digits than a double holds is judged as that double.
+ * The one rule for money coming in: at most two digits after the point, judged exactly, and
+ * nothing rounded for the client. A number is judged as JavaScript prints it (`0.1 + 0.2` fails);
+ * text as written, trailing zeros aside (`"100.100"` passes). NaN and ±Infinity fail.
  */
 export const hasAtMostTwoDecimals = (amount: number | string): boolean =>
   typeof amount === 'number'

@@ -1,15 +1,10 @@
 import type { Doc, Write } from '../read-store/read-store';
 
 /**
- * One projection's documents as its runner last read or committed them, so that the next batches
- * find a hot document (an auction being bid on, a bidder's counters) without asking the store.
- * True only while the runner is the projection's one writer: it empties the cache whenever it may
- * not have been (a lease taken or lost, a failed batch, a rebuild).
- *
- * A committed write updates only a document the cache already holds (one read from the store, or
- * known absent there). A document first made by `uow.put` is not remembered: the store's guard
- * may have refused it, after a failed batch, for a newer one the cache never saw. Bounded: the
- * least recently used documents go first.
+ * One projection's documents as its runner last read or committed them, so hot documents skip the
+ * store. True only while the runner is the one writer, so it is emptied on any lease change, failed
+ * batch or rebuild. `uow.put` documents are not remembered: the store's guard may have refused them.
+ * Least recently used go first.
  */
 export class DocumentCache {
   private readonly docs = new Map<string, Doc | null>();

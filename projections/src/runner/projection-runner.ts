@@ -221,15 +221,10 @@ export const applyBatch = async (
 };
 
 /**
- * Keeps every projection up to date: one catch-up subscription each, from its checkpoint; each
- * delivered batch is applied through a unit of work and committed with the new checkpoint.
- *
- * With `lease`, several nodes share the read store and each projection runs on the one node that
- * holds its lease; the others follow it, reading its checkpoint, so `waitFor` and `status` work
- * on every node. A timer renews held leases and takes free ones (a node that stopped released
- * them; one that died lets them expire). A node that loses a lease, or cannot renew it within its
- * ttl, closes that subscription at once: another node may already be applying it. A batch in flight
- * at that moment may still commit, which the store's position guards make harmless.
+ * Keeps every projection up to date, each batch committed with its checkpoint. With `lease`, a
+ * projection runs on the one node holding its lease and the others follow its checkpoint; a node
+ * that loses or cannot renew a lease stops that subscription at once (a batch still in flight is
+ * made harmless by the store's position guards). See the README's "Leases".
  */
 export class ProjectionRunner {
   private readonly running = new Map<string, Running>();
@@ -435,13 +430,9 @@ export class ProjectionRunner {
   }
 
   /**
-   * One read of the log for several projections up to its head as of now: from the lowest of
-   * their checkpoints, in batches of `catchUpBatchSize`, each batch handed to every projection
-   * that has not yet seen its events and committed in bulk. A projection that fails, or whose
-   * lease is lost, leaves the group (a failure is retried alone); the others go on. Returns those
-   * that caught up. A projection whose collections are empty at the start (a rebuild, a lost read
-   * store) and that no other node can write meanwhile (no lease) never reads the store for a
-   * document it has not written in this catch-up (`WrittenIds`).
+   * One read of the log, from the lowest checkpoint to today's head, shared by several projections;
+   * one that fails or loses its lease leaves the group and the others go on. Returns those that
+   * caught up. Over empty collections without a lease, `WrittenIds` spares reads of new documents.
    */
   private async catchUpTogether(group: readonly Running[]): Promise<Running[]> {
     const members = await this.joinCatchUp(group);

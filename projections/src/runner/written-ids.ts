@@ -1,12 +1,7 @@
 /**
- * The documents a catch-up has written, as a Bloom filter: `mayHold` is false only for a document
- * never added, so a read of it can be answered "absent" without asking the store. A catch-up that
- * starts over empty collections (a rebuild, a lost read store) adds every document it writes, and
- * then never reads the store for the many documents each event creates (a bid, an entry, a
- * notification): none of them can be there. A false "maybe" only costs the read it saves.
- *
- * Fixed memory, whatever the log's length: `bits` rounded up to a power of two (at most 2^27, 16
- * MiB), three probes per document.
+ * The documents a catch-up over empty collections has written, as a Bloom filter: `mayHold` false
+ * means surely absent, so the store is not asked for the many documents each event creates. A
+ * false "maybe" costs only the read it saves. Fixed memory: at most 2^27 bits (16 MiB), three probes.
  */
 export class WrittenIds {
   private readonly words: Uint32Array;

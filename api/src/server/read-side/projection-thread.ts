@@ -39,18 +39,10 @@ interface Waiter {
 const WORKER = new URL('./projection-worker.mjs', import.meta.url);
 
 /**
- * The read models' runner on a thread of its own (`projection-worker.ts`), so that applying and
- * committing batches never holds the request thread. It shows the request thread the runner's
- * face: `reached` and `waitFor` answer from the positions the thread posts after every change
- * (`reached` stays synchronous, with no I/O), `status` and `rebuild` ask the thread. The thread
- * opens its own connections to the log and the read store; the request thread forwards it the
- * appends it commits (`appended`) and, in a cluster, the checkpoints other nodes tell
- * (`followedCheckpoint`); the thread posts back each batch's news and checkpoint (`onCommitted`).
- *
- * A thread that dies after it has started is reported through `log` and started again after
- * `restartMs`; it resumes from the checkpoints, and the positions seen so far stay (they only
- * ever come from commits). One that fails before it has started fails `start`, as the runner's
- * own `start` does (the server then marks the read models failed).
+ * The read models' runner on a thread of its own, so batches never hold the request thread.
+ * `reached` and `waitFor` answer from the positions the thread posts (no I/O); `status` and
+ * `rebuild` ask it. A thread that dies after starting is restarted after `restartMs` and resumes
+ * from its checkpoints; one that fails to start fails `start`. The protocol: [README](README.md).
  */
 export class ProjectionThread implements ReadModels {
   private worker: Worker | undefined;

@@ -7,14 +7,10 @@ export const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
 export const SaltHex = z.string().regex(/^[0-9a-f]{32}$/);
 
 /**
- * What every stored event carries beside its data (the business time `at` is in the data).
- * `prevHash` chains each event to the one before it in its stream (the first event's `prevHash` is
- * the hash of the stream id), and `hash` seals the event itself.
- *
- * `hash` covers the data's secret fields (bidders' maxima, the reserve: `SECRET_FIELDS` in the
- * engine's chain) only through a commitment, the SHA-256 of those fields and `salt`, so a reader
- * shown the event without its secrets and salt can check the chain but cannot recover them. Events
- * sealed before commitments have no `salt` and hash every field as it is.
+ * What every stored event carries beside its data. `prevHash` chains it to the event before it
+ * (the first: the stream id's hash) and `hash` seals it, covering the secret fields (maxima, the
+ * reserve) only through a salted commitment, so the chain can be checked without revealing them.
+ * Events sealed before commitments have no `salt`.
  */
 export const EventMetadata = z.object({
   /** The command that produced the event. */

@@ -16,14 +16,10 @@ const withBid = (bids: readonly BidView[], bid: BidView, leadingBidId: string | 
 const IMAGE_CHANGE = 'image';
 
 /**
- * The auction as one realtime event leaves it: how a client keeps a view it fetched (at its
- * `revision`) current from the room's events. Pure, so a replay gives the same view. The payload
- * carries the auction's state after the event (price, status, leader, reserve, Buy It Now, bid
- * count), so the client never decides anything itself. `bids` may hold only the first pages of the
- * standing bids: an event's bid is added (it ranks at the top) or removed, and `bidsNextCursor`
- * stays where it was, so the pages after it bring the rest. A property in the API checks that
- * folding the payloads gives, at every revision, the view the server would answer, and with the
- * pages after the cursor every standing bid once.
+ * The auction as one realtime event leaves it: how a client keeps a fetched view current. The
+ * payload carries the state after the event, so the client decides nothing; an event's bid is
+ * added or removed and `bidsNextCursor` stays, so later pages bring the rest. Checked against the
+ * server's own view by `auction-fold.prop.spec.ts` in the API.
  */
 export const applyAuctionEvent = (auction: AuctionView, event: AuctionSocketEvent): AuctionView => {
   const next: AuctionView = { ...auction, revision: event.revision, currentBid: event.currentBid };
