@@ -19,7 +19,7 @@ import {
 import type { CommandOutcome } from './command-bus/command-bus';
 import type { CommandRouter } from './command-bus/command-router';
 import type { EventStore } from './event-store/event-store';
-import { isSnapshotStore } from './auction/snapshot';
+import { isSnapshotStore } from './event-store/snapshot-store';
 import { type WatchCommand, type WatchOutcome, Watchlists } from './watchlist/watchlist';
 
 /**

@@ -4,7 +4,7 @@ import type { CommandOutcome } from '../command-bus/command-bus';
 import type { CommandRouter } from '../command-bus/command-router';
 import type { EventStore } from '../event-store/event-store';
 import { type ActorOptions, AuctionActor, type Snapshot } from './actor';
-import { type SnapshotStore, isSnapshotStore } from './snapshot';
+import { type SnapshotStore, isSnapshotStore } from '../event-store/snapshot-store';
 
 export interface RegistryOptions extends ActorOptions {
   readonly store: EventStore;

@@ -30,12 +30,8 @@ import {
 } from './command-dedup';
 import type { AuctionState } from './decider-types';
 import { decide } from './decide';
-import {
-  type SnapshotStore,
-  type StoredSnapshot,
-  decodeSnapshot,
-  encodeSnapshot,
-} from './snapshot';
+import { decodeSnapshot, encodeSnapshot } from './snapshot';
+import type { SnapshotStore, StoredSnapshot } from '../event-store/snapshot-store';
 import { evolve } from './evolve';
 import { initialState } from './state';
 

@@ -8,7 +8,8 @@ import { T0, createAuction, iso, placeBid, retractBid } from '../testing/command
 import { tempSqliteStore } from '../testing/stores';
 import { AuctionActor } from './actor';
 import { AuctionActorRegistry } from './actor-registry';
-import { SNAPSHOT_VERSION, type StoredSnapshot } from './snapshot';
+import type { StoredSnapshot } from '../event-store/snapshot-store';
+import { SNAPSHOT_VERSION } from './snapshot';
 import { stateToJSON } from './state';
 
 const A = 'auction-snap';

@@ -15,7 +15,7 @@ import {
 } from './event-store';
 import { CaughtUp } from './caught-up';
 import { HandlerCall } from './handler-call';
-import type { SnapshotStore, StoredSnapshot } from '../auction/snapshot';
+import type { SnapshotStore, StoredSnapshot } from './snapshot-store';
 import {
   type AppendConflict,
   EVENTS_SCHEMA,

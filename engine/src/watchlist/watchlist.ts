@@ -1,5 +1,5 @@
 import { type CommandMetadata, WatchlistEvent, watchlistStream } from '@auction/contracts';
-import type { SnapshotStore, StoredSnapshot } from '../auction/snapshot';
+import type { SnapshotStore, StoredSnapshot } from '../event-store/snapshot-store';
 import { genesisHash } from '../chain/hash-chain';
 import { eventIdFor, sealEvents } from '../chain/seal';
 import {
