@@ -29,7 +29,7 @@ import { MongoReadStore } from '../src/read-store/mongo-read-store';
 import type { ReadStore } from '../src/read-store/read-store';
 import { SqliteReadStore } from '../src/read-store/sqlite-read-store';
 import { ProjectionRunner } from '../src/runner/projection-runner';
-import { EventLog, T0 } from '../src/testing/event-log';
+import { buildHistory } from './history';
 import { rawRebuild } from './raw-rebuild';
 
 const { values } = parseArgs({
@@ -128,45 +128,6 @@ const rawRate = (eventsFile: string, dir: string, run: number): number => {
   const { events, seconds } = rawRebuild(eventsFile, join(dir, `raw-${run}.sqlite`));
   console.error(`raw rebuild ${run}: ${events} events in ${seconds.toFixed(2)} s`);
   return events / seconds;
-};
-
-/** A realistic mix: auctions with bids, raises, retractions, closes, in 8 categories. */
-const buildHistory = (target: number): EventLog => {
-  const log = new EventLog();
-  const categories = [
-    'art',
-    'jewelry',
-    'vehicles',
-    'estate',
-    'fashion',
-    'electronics',
-    'gaming',
-    'antiques',
-  ];
-  for (const c of categories) log.category(c, c.toUpperCase());
-  for (let a = 0; log.events.length < target; a++) {
-    const auctionId = `auction-${a}`;
-    log.create(auctionId, {
-      seller: `seller-${a % 50}`,
-      categoryId: categories[a % 8] ?? 'art',
-      at: T0,
-    });
-    let amount = 10_000;
-    const bidIds: string[] = [];
-    for (let b = 0; b < 200; b++) {
-      amount = (b === 0 ? amount : minimumRaise(amount, 'one-dollar')) + (b % 7) * 50;
-      const bidId = `${auctionId}-bid-${b}`;
-      const bidder = `bidder-${(a * 7 + b) % 300}`;
-      log.bid(auctionId, bidder, amount, T0 + 1000 + b, bidId);
-      bidIds.push(bidId);
-      if (b % 25 === 24) {
-        amount += 100;
-        log.editBid(auctionId, bidder, bidId, amount, T0 + 1000 + b);
-      }
-    }
-    if (a % 3 === 0) log.close(auctionId);
-  }
-  return log;
 };
 
 const main = async () => {
