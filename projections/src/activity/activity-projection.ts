@@ -3,7 +3,6 @@ import type {
   AuctionClosed,
   AuctionCreated,
   AuctionEdited,
-  AuctionView,
   BidEdited,
   BidPlaced,
   BidRetracted,
@@ -12,7 +11,13 @@ import type { CollectionSpec, Doc } from '../read-store/read-store';
 import { asAuctionEvent } from '@auction/contracts';
 import type { ProjectedEvent, Projection, UnitOfWork } from '../runner/projection';
 
-/** What the activity views need of each auction (by auction id); money in cents. */
+/**
+ * Each auction's seller (by auction id): what the profile counters need when it closes or is
+ * cancelled. Written once, when it is created. The facts a history entry shows of its auction
+ * (title, image, status, leading and winning bid) are the catalog's, joined when read
+ * (`activity-queries.ts`), so a bid writes nothing here. Documents written before that also carry
+ * a copy of those facts, which nothing reads any more.
+ */
 export const activityAuctions: CollectionSpec = {
   name: 'activity_auctions',
   indexes: ['sellerId'],
@@ -29,18 +34,7 @@ export const activityHistory: CollectionSpec = {
 /** Per-user counters (by user id), kept incrementally. */
 export const activityProfiles: CollectionSpec = { name: 'activity_profiles', indexes: [] };
 
-export type ActivityAuctionFields = {
-  readonly sellerId: string;
-  readonly title: string;
-  readonly image: string | null;
-  readonly startingPrice: number;
-  readonly status: AuctionView['status'];
-  readonly leadingBidId: string | null;
-  readonly winningBidId: string | null;
-  readonly winnerId: string | null;
-  readonly finalPrice: number | null;
-  readonly closedAt: string | null;
-};
+export type ActivityAuctionFields = { readonly sellerId: string };
 export type ActivityAuctionDoc = Doc & ActivityAuctionFields;
 
 type EntryBase = {
@@ -105,17 +99,6 @@ const adjustProfiles = async (
   }
 };
 
-const patchAuction = (
-  uow: UnitOfWork,
-  auctionId: string,
-  patch: (auction: ActivityAuctionFields) => Partial<ActivityAuctionFields>,
-): Promise<void> =>
-  uow.update<ActivityAuctionDoc>(
-    activityAuctions.name,
-    auctionId,
-    (current): ActivityAuctionFields | undefined => current && { ...current, ...patch(current) },
-  );
-
 /** An entry is made whole by one event, named after it: written without a read. */
 const putEntry = (uow: UnitOfWork, id: string, entry: HistoryEntryFields): void =>
   uow.put<HistoryEntryDoc>(activityHistory.name, id, entry);
@@ -135,22 +118,7 @@ const sellerOf = async (uow: UnitOfWork, auctionId: string): Promise<string | un
   (await uow.get<ActivityAuctionDoc>(activityAuctions.name, auctionId))?.sellerId;
 
 const onCreated = async (d: AuctionCreated['data'], uow: UnitOfWork): Promise<void> => {
-  await uow.update<ActivityAuctionDoc>(
-    activityAuctions.name,
-    d.auctionId,
-    (): ActivityAuctionFields => ({
-      sellerId: d.sellerId,
-      title: d.title,
-      image: d.image,
-      startingPrice: d.startingPrice,
-      status: 'Live',
-      leadingBidId: null,
-      winningBidId: null,
-      winnerId: null,
-      finalPrice: null,
-      closedAt: null,
-    }),
-  );
+  uow.put<ActivityAuctionDoc>(activityAuctions.name, d.auctionId, { sellerId: d.sellerId });
   putEntry(uow, `created:${d.auctionId}`, {
     type: 'created',
     userId: d.sellerId,
@@ -161,12 +129,8 @@ const onCreated = async (d: AuctionCreated['data'], uow: UnitOfWork): Promise<vo
   await adjustProfiles(uow, [[d.sellerId, { totalAuctions: 1, activeAuctions: 1 }]]);
 };
 
+/** Only a new starting price changes what activity keeps: the created entry's amount. */
 const onEdited = async (d: AuctionEdited['data'], uow: UnitOfWork): Promise<void> => {
-  await patchAuction(uow, d.auctionId, (auction) => ({
-    title: d.title ?? auction.title,
-    image: d.image === undefined ? auction.image : d.image,
-    startingPrice: d.startingPrice ?? auction.startingPrice,
-  }));
   const startingPrice = d.startingPrice;
   if (startingPrice === undefined) return;
   await uow.update<HistoryEntryDoc>(
@@ -178,12 +142,10 @@ const onEdited = async (d: AuctionEdited['data'], uow: UnitOfWork): Promise<void
 
 const onCancelled = async (d: AuctionCancelled['data'], uow: UnitOfWork): Promise<void> => {
   const sellerId = await sellerOf(uow, d.auctionId);
-  await patchAuction(uow, d.auctionId, () => ({ status: 'Cancelled' }));
   if (sellerId !== undefined) await adjustProfiles(uow, [[sellerId, { activeAuctions: -1 }]]);
 };
 
 const onBidPlaced = async (d: BidPlaced['data'], uow: UnitOfWork): Promise<void> => {
-  await patchAuction(uow, d.auctionId, () => ({ leadingBidId: d.bidId }));
   putEntry(uow, `bid:${d.bidId}`, {
     type: 'bid',
     userId: d.bidderId,
@@ -196,32 +158,20 @@ const onBidPlaced = async (d: BidPlaced['data'], uow: UnitOfWork): Promise<void>
   await adjustProfiles(uow, [[d.bidderId, { totalBids: 1 }]]);
 };
 
-const onBidEdited = async (d: BidEdited['data'], uow: UnitOfWork): Promise<void> => {
-  await patchAuction(uow, d.auctionId, () => ({ leadingBidId: d.bidId }));
-  await patchBidEntry(uow, d.bidId, { amount: d.amount });
-};
+const onBidEdited = (d: BidEdited['data'], uow: UnitOfWork): Promise<void> =>
+  patchBidEntry(uow, d.bidId, { amount: d.amount });
 
-const onBidRetracted = async (d: BidRetracted['data'], uow: UnitOfWork): Promise<void> => {
-  await patchAuction(uow, d.auctionId, () => ({ leadingBidId: d.leadingBidId }));
-  await patchBidEntry(uow, d.bidId, { retracted: true });
-};
+const onBidRetracted = (d: BidRetracted['data'], uow: UnitOfWork): Promise<void> =>
+  patchBidEntry(uow, d.bidId, { retracted: true });
 
 const onClosed = async (d: AuctionClosed['data'], uow: UnitOfWork): Promise<void> => {
   const sellerId = await sellerOf(uow, d.auctionId);
   const closing: [string, ProfileDelta][] =
     sellerId === undefined ? [] : [[sellerId, { activeAuctions: -1, completedAuctions: 1 }]];
   if (d.outcome === 'Expired') {
-    await patchAuction(uow, d.auctionId, () => ({ status: 'Expired', closedAt: d.at }));
     await adjustProfiles(uow, closing);
     return;
   }
-  await patchAuction(uow, d.auctionId, () => ({
-    status: 'Sold',
-    winningBidId: d.winningBidId,
-    winnerId: d.winnerId,
-    finalPrice: d.finalPrice,
-    closedAt: d.at,
-  }));
   putEntry(uow, `won:${d.auctionId}`, {
     type: 'won',
     userId: d.winnerId,
@@ -236,8 +186,9 @@ const onClosed = async (d: AuctionClosed['data'], uow: UnitOfWork): Promise<void
 };
 
 /**
- * The user-activity read model behind "My Profile" and "History": auctions as the entries need
- * them, one history entry per created auction, bid and win, and per-user counters.
+ * The user-activity read model behind "My Profile" and "History": each auction's seller, one
+ * history entry per created auction, bid and win, and per-user counters. An entry holds only what
+ * is its own (ids, kind, amount, time, retracted); its auction's facts are the catalog's.
  */
 export const activityProjection: Projection = {
   name: 'activity',

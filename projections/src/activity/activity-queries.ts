@@ -4,13 +4,15 @@ import { type ImageUrl, storedImagePath } from '../images';
 import { type Page, type PageRequest, findPage } from '../paging';
 import type { ReadStore } from '../read-store/read-store';
 import {
-  type ActivityAuctionDoc,
-  type ActivityAuctionFields,
+  type CatalogAuction,
+  type CatalogAuctionDoc,
+  catalogAuctions,
+} from '../catalog/catalog-projection';
+import {
   type BidEntryFields,
   type HistoryEntryDoc,
   type HistoryEntryFields,
   type ProfileDoc,
-  activityAuctions,
   activityHistory,
   activityProfiles,
   emptyProfile,
@@ -35,10 +37,13 @@ export interface UserProfileView {
 
 const newestFirst = [{ field: 'date', direction: 'desc' }] as const;
 
-const bidStatus = (
-  entry: BidEntryFields,
-  auction: ActivityAuctionFields,
-): HistoryEntry['status'] => {
+/** What an entry's view and status take from its auction: the catalog's, as it is now. */
+export type EntryAuction = Pick<
+  CatalogAuction,
+  'title' | 'image' | 'status' | 'leadingBidId' | 'winningBidId'
+>;
+
+const bidStatus = (entry: BidEntryFields, auction: EntryAuction): HistoryEntry['status'] => {
   if (entry.retracted) return 'retracted';
   switch (auction.status) {
     case 'Live':
@@ -56,7 +61,7 @@ const bidStatus = (
   }
 };
 
-const createdStatus = (auction: ActivityAuctionFields): HistoryEntry['status'] => {
+const createdStatus = (auction: EntryAuction): HistoryEntry['status'] => {
   switch (auction.status) {
     case 'Live':
       return 'active';
@@ -75,7 +80,7 @@ const createdStatus = (auction: ActivityAuctionFields): HistoryEntry['status'] =
 /** An entry's status as of now, from its auction's current state. */
 export const historyStatus = (
   entry: HistoryEntryFields,
-  auction: ActivityAuctionFields,
+  auction: EntryAuction,
 ): HistoryEntry['status'] => {
   switch (entry.type) {
     case 'created':
@@ -91,13 +96,14 @@ export const historyStatus = (
   }
 };
 
+/** The entries' auctions from the catalog, in one read. */
 const auctionsOf = async (
   store: ReadStore,
   entries: readonly HistoryEntryDoc[],
-): Promise<Map<string, ActivityAuctionDoc>> => {
+): Promise<Map<string, EntryAuction>> => {
   const ids = [...new Set(entries.map((entry) => entry.auctionId))];
   if (ids.length === 0) return new Map();
-  return (await store.getMany(activityAuctions.name, ids)) as Map<string, ActivityAuctionDoc>;
+  return (await store.getMany(catalogAuctions.name, ids)) as Map<string, CatalogAuctionDoc>;
 };
 
 const historyViews = async (

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { HistoryEntry, ProfileStatistics, RecentActivity } from '@auction/contracts';
+import { catalogProjection } from '../catalog/index';
 import type { ReadStore } from '../read-store/read-store';
+import type { Projection } from '../runner/projection';
 import { EventLog, T0, iso } from '../testing/event-log';
 import { projectionHarness, expectSameOnceAndTwice } from '../testing/harness';
 import {
@@ -24,8 +26,11 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((h) => h.close()));
 });
 
-const harness = async (): Promise<Harness> => {
-  const h = await projectionHarness([activityProjection]);
+/** The views join each entry's auction from the catalog: both read models run by default. */
+const harness = async (
+  projections: readonly Projection[] = [catalogProjection, activityProjection],
+): Promise<Harness> => {
+  const h = await projectionHarness(projections);
   open.push(h);
   return h;
 };
@@ -59,6 +64,52 @@ const counters = (changes: Partial<ProfileStatistics> = {}): ProfileStatistics =
   activeAuctions: 0,
   completedAuctions: 0,
   ...changes,
+});
+
+describe('activity projection: what it keeps of an auction', () => {
+  it("keeps only each auction's seller, written when it is created: bids, edits and closes write none", async () => {
+    const log = new EventLog();
+    const h = await harness([activityProjection]);
+    const [created] = log.create('a1');
+    await h.given([
+      ...log.events,
+      ...log.edit('a1', { title: 'Renamed', startingPrice: 20_000 }),
+      ...log.bid('a1', 'ann', 20_000, T0 + MINUTE, 'b1'),
+      ...log.bid('a1', 'bob', 21_000, T0 + 2 * MINUTE, 'b2'),
+      ...log.editBid('a1', 'ann', 'b1', 30_000, T0 + 3 * MINUTE),
+      ...log.retract('a1', 'ann', 'b1', T0 + 4 * MINUTE),
+      ...log.close('a1'),
+    ]);
+    expect((await h.dump())[activityAuctions.name]).toEqual([
+      { _id: 'a1', _position: created?.position, sellerId: SELLER },
+    ]);
+  });
+
+  it("reads an auction's document written by earlier versions, with the catalog's facts copied in it", async () => {
+    const log = new EventLog();
+    const h = await harness();
+    await h.given(log.create('a1'));
+    await h.store.upsert(activityAuctions.name, {
+      _id: 'a1',
+      _position: 1,
+      sellerId: SELLER,
+      title: 'Stale copy',
+      image: '/uploads/stale.png',
+      startingPrice: 10_000,
+      status: 'Live',
+      leadingBidId: null,
+      winningBidId: null,
+      winnerId: null,
+      finalPrice: null,
+      closedAt: null,
+    });
+    await h.given([...log.bid('a1', 'ann', 10_000, T0 + MINUTE, 'b1'), ...log.close('a1')]);
+    expect((await profile(h.store, SELLER)).statistics).toEqual(
+      counters({ totalAuctions: 1, completedAuctions: 1 }),
+    );
+    const [won] = await history(h.store, 'ann', { type: 'won' });
+    expect(won).toMatchObject({ title: 'Item a1', image: null, status: 'completed' });
+  });
 });
 
 describe('activity projection: history status', () => {
@@ -374,7 +425,7 @@ describe('activity projection: redelivery and foreign events', () => {
     const log = new EventLog();
     log.create('a1');
     log.bid('a1', 'ann', 10_000, T0 + MINUTE, 'b1');
-    const h = await harness();
+    const h = await harness([activityProjection]);
     await h.given(log.events);
     const before = await h.dump();
     await h.given([
@@ -384,7 +435,7 @@ describe('activity projection: redelivery and foreign events', () => {
     ]);
     expect(await h.dump()).toEqual(before);
 
-    const empty = await harness();
+    const empty = await harness([activityProjection]);
     await empty.given(log.events.slice(2));
     expect(await empty.dump()).toEqual({
       [activityAuctions.name]: [],
