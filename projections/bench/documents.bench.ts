@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { allProjections } from '../src/index';
 import type { CollectionSpec, Doc, FindOptions } from '../src/read-store/read-store';
 import { SqliteReadStore } from '../src/read-store/sqlite-read-store';
-import type { FieldsOf, ProjectedEvent, Projection, UnitOfWork } from '../src/runner/projection';
+import type { FieldsOf, RecordedEvent, Projection, UnitOfWork } from '../src/runner/projection';
 import { applyBatch } from '../src/runner/projection-runner';
 import type { EventLog } from '../src/testing/event-log';
 import { T0 } from '../src/testing/event-log';
@@ -122,7 +122,7 @@ const main = async () => {
   for (const projection of allProjections) {
     const counted: Projection = {
       ...projection,
-      handle: (event: ProjectedEvent, uow: UnitOfWork) => {
+      handle: (event: RecordedEvent, uow: UnitOfWork) => {
         current = tallyOf(event.type);
         return projection.handle(event, counting(uow));
       },

@@ -1,3 +1,7 @@
+import type { RecordedEvent } from '@auction/contracts';
+
+export type { RecordedEvent };
+
 /**
  * The event store port. Every adapter (SQLite embedded, EventStoreDB distributed) passes the shared
  * contract suite in `contract.ts`.
@@ -22,20 +26,6 @@ export interface NewEvent {
    */
   readonly dataJson?: string;
   readonly metadataJson?: string;
-}
-
-export interface RecordedEvent {
-  readonly id: string;
-  readonly streamId: string;
-  /** 0-based position of the event in its stream. */
-  readonly revision: number;
-  /** Position in the global log: strictly increasing in commit order, across all streams. */
-  readonly position: number;
-  readonly type: string;
-  readonly data: unknown;
-  readonly metadata: unknown;
-  /** When the store recorded it (ISO). Business time is in the data. */
-  readonly recordedAt: string;
 }
 
 export interface AppendResult {

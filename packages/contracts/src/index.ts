@@ -61,6 +61,7 @@ export {
 } from './events/auction-events';
 export { CategoryCreated, CategoryNameReserved } from './events/category-events';
 export { EventMetadata } from './events/metadata';
+export type { RecordedEvent } from './events/recorded-event';
 export { asAuctionEvent } from './events/as-auction-event';
 export {
   CommandMetadata,

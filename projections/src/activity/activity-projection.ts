@@ -9,7 +9,7 @@ import type {
 } from '@auction/contracts';
 import type { CollectionSpec, Doc } from '../read-store/read-store';
 import { asAuctionEvent } from '@auction/contracts';
-import type { ProjectedEvent, Projection, UnitOfWork } from '../runner/projection';
+import type { RecordedEvent, Projection, UnitOfWork } from '../runner/projection';
 
 /**
  * Each auction's seller (by auction id): what the profile counters need when it closes or is
@@ -193,7 +193,7 @@ const onClosed = async (d: AuctionClosed['data'], uow: UnitOfWork): Promise<void
 export const activityProjection: Projection = {
   name: 'activity',
   collections: [activityAuctions, activityHistory, activityProfiles],
-  async handle(event: ProjectedEvent, uow: UnitOfWork): Promise<void> {
+  async handle(event: RecordedEvent, uow: UnitOfWork): Promise<void> {
     const auctionEvent = asAuctionEvent(event);
     if (!auctionEvent) return;
     switch (auctionEvent.type) {

@@ -11,7 +11,7 @@ import {
   summaryOf,
 } from '@auction/contracts';
 import type { CollectionSpec, Doc } from '../read-store/read-store';
-import type { ProjectedEvent, Projection, UnitOfWork } from '../runner/projection';
+import type { RecordedEvent, Projection, UnitOfWork } from '../runner/projection';
 import { asAuctionEvent } from '@auction/contracts';
 import { asCategoryCreated } from '../runner/events';
 
@@ -274,7 +274,7 @@ const applyCategoryCreated = async (event: CategoryCreated, uow: UnitOfWork): Pr
 export const catalogProjection: Projection = {
   name: 'catalog',
   collections: [catalogAuctions, catalogBids, catalogCategories],
-  async handle(event: ProjectedEvent, uow: UnitOfWork): Promise<void> {
+  async handle(event: RecordedEvent, uow: UnitOfWork): Promise<void> {
     const auctionEvent = asAuctionEvent(event);
     if (auctionEvent) return applyAuctionEvent(auctionEvent, event.revision, uow);
     const categoryCreated = asCategoryCreated(event);

@@ -9,7 +9,7 @@ import {
   asAuctionEvent,
 } from '@auction/contracts';
 import type { CollectionSpec, Doc } from '../read-store/read-store';
-import type { ProjectedEvent, Projection, UnitOfWork } from '../runner/projection';
+import type { RecordedEvent, Projection, UnitOfWork } from '../runner/projection';
 import {
   type WatcherAuctionFields,
   type WatcherNoticeKind,
@@ -324,7 +324,7 @@ const boughtNow = async (d: Sold, auction: AuctionFields, uow: UnitOfWork): Prom
   };
 };
 
-const apply = async (event: ProjectedEvent, auctionEvent: AuctionEvent, uow: UnitOfWork) => {
+const apply = async (event: RecordedEvent, auctionEvent: AuctionEvent, uow: UnitOfWork) => {
   const { auctionId, at } = auctionEvent.data;
   const current = await uow.get<AuctionDoc>(AUCTIONS, auctionId);
   // Who to notify depends on the state before the event, so a redelivered event must stop here.

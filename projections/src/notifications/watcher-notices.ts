@@ -1,6 +1,6 @@
 import { type AuctionCreated, type AuctionEvent, formatCents, isoToMs } from '@auction/contracts';
 import type { CollectionSpec, Doc } from '../read-store/read-store';
-import type { ProjectedEvent, UnitOfWork } from '../runner/projection';
+import type { RecordedEvent, UnitOfWork } from '../runner/projection';
 import { asWatchlistEvent, deletedAccountOf } from '../watchlist/watchlist-events';
 
 /**
@@ -48,7 +48,7 @@ export interface WatcherAuctionFields {
 
 /** Follows watches, unwatches and erased accounts; true when the event was one of them. */
 export const applyWatcherEvent = async (
-  event: ProjectedEvent,
+  event: RecordedEvent,
   uow: UnitOfWork,
 ): Promise<boolean> => {
   const watch = asWatchlistEvent(event);

@@ -8,7 +8,7 @@ import { allProjections } from '../index';
 import type { ReadStore } from '../read-store/read-store';
 import { SqliteReadStore } from '../read-store/sqlite-read-store';
 import { EventLog, T0 } from '../testing/event-log';
-import type { ProjectedEvent } from './projection';
+import type { RecordedEvent } from './projection';
 import { applyBatch, ProjectionRunner } from './projection-runner';
 import { WrittenIds } from './written-ids';
 
@@ -21,7 +21,7 @@ import { WrittenIds } from './written-ids';
 const collections = allProjections.flatMap((p) => p.collections.map((c) => c.name)).sort();
 
 /** Three auctions over many small batches: documents made in one batch are read in later ones. */
-const history = (): ProjectedEvent[] => {
+const history = (): RecordedEvent[] => {
   const log = new EventLog();
   log.category('antiques', 'Antiques');
   log.create('a1', { title: 'Clock', categoryId: 'antiques', startingPrice: 10_000 });
@@ -103,7 +103,7 @@ describe('a catch-up over an empty read store', () => {
     'in batches of %i equals a live build, byte for byte, and never reads a document that is not there',
     async (catchUpBatchSize) => {
       const all = history();
-      const append = async (part: readonly ProjectedEvent[]) => {
+      const append = async (part: readonly RecordedEvent[]) => {
         for (const e of part) {
           await events.append(
             e.streamId,
@@ -128,7 +128,7 @@ describe('a catch-up over an empty read store', () => {
   it('over a store that is not empty reads the store, as before, and ends the same', async () => {
     const all = history();
     const half = Math.floor(all.length / 2);
-    const append = async (part: readonly ProjectedEvent[]) => {
+    const append = async (part: readonly RecordedEvent[]) => {
       for (const e of part) {
         await events.append(
           e.streamId,

@@ -3,7 +3,7 @@ import { allProjections } from '../index';
 import type { CollectionSpec, Doc, ReadStore, Write } from '../read-store/read-store';
 import { SqliteReadStore } from '../read-store/sqlite-read-store';
 import { EventLog, T0 } from '../testing/event-log';
-import type { ProjectedEvent, Projection } from './projection';
+import type { RecordedEvent, Projection } from './projection';
 import { applyBatch } from './projection-runner';
 
 /**
@@ -20,7 +20,7 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((store) => store.close()));
 });
 
-const storeWith = async (projection: Projection, events: readonly ProjectedEvent[]) => {
+const storeWith = async (projection: Projection, events: readonly RecordedEvent[]) => {
   const store = new SqliteReadStore({ filename: ':memory:' });
   opened.push(store);
   await store.ensureCollections([...specs.values()]);
@@ -38,7 +38,7 @@ const dump = async (store: ReadStore, projection: Projection) => {
 const writesOf = async (
   store: ReadStore,
   projection: Projection,
-  events: readonly ProjectedEvent[],
+  events: readonly RecordedEvent[],
 ): Promise<readonly Write[]> => {
   let captured: readonly Write[] = [];
   const capturing = new Proxy(store, {

@@ -1,5 +1,5 @@
 import type { CollectionSpec, ReadStore, Write } from '../read-store/read-store';
-import type { ProjectedEvent, Projection } from './projection';
+import type { RecordedEvent, Projection } from './projection';
 import { DocumentCache } from './document-cache';
 import { BatchUnitOfWork } from './unit-of-work';
 import { WrittenIds } from './written-ids';
@@ -9,7 +9,7 @@ export interface EventSource {
   subscribe(options: {
     readonly afterPosition?: number;
     readonly batchSize?: number;
-    readonly onEvents: (events: readonly ProjectedEvent[]) => void | Promise<void>;
+    readonly onEvents: (events: readonly RecordedEvent[]) => void | Promise<void>;
     readonly onError?: (error: unknown) => void;
   }): { readonly caughtUp: Promise<void>; close(): Promise<void> };
   headPosition(): Promise<number | undefined>;
@@ -197,7 +197,7 @@ export const applyBatch = async (
   store: ReadStore,
   specs: ReadonlyMap<string, CollectionSpec>,
   projection: Projection,
-  events: readonly ProjectedEvent[],
+  events: readonly RecordedEvent[],
   { written, turnMs, cache }: CatchUpOptions = {},
 ): Promise<readonly Write[]> => {
   const last = events[events.length - 1];
@@ -536,7 +536,7 @@ export class ProjectionRunner {
   /** One batch of a shared catch-up, to each member from the first event it has not applied. */
   private async applyToMembers(
     members: Set<CatchUpMember>,
-    events: readonly ProjectedEvent[],
+    events: readonly RecordedEvent[],
     leave: (member: CatchUpMember, error: unknown) => void,
   ): Promise<void> {
     for (const member of current(members)) {
@@ -586,7 +586,7 @@ export class ProjectionRunner {
   private async apply(
     r: Running,
     generation: number,
-    events: readonly ProjectedEvent[],
+    events: readonly RecordedEvent[],
     catchUp?: CatchUpOptions,
   ): Promise<void> {
     const last = events[events.length - 1];

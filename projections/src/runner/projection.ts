@@ -1,15 +1,7 @@
+import type { RecordedEvent } from '@auction/contracts';
 import type { CollectionSpec, Doc, FindOptions } from '../read-store/read-store';
 
-/** An event as the projections read it from the event store (structurally the engine's). */
-export interface ProjectedEvent {
-  readonly id: string;
-  readonly streamId: string;
-  readonly revision: number;
-  readonly position: number;
-  readonly type: string;
-  readonly data: unknown;
-  readonly metadata: unknown;
-}
+export type { RecordedEvent };
 
 /** A document's own fields: what `update` expects back (no index signature, no `_id`/`_position`). */
 export type FieldsOf<D extends Doc> = {
@@ -57,5 +49,5 @@ export interface Projection {
    */
   readonly guards?: readonly string[];
   /** Applies one event; must be deterministic (same events, same documents). */
-  handle(event: ProjectedEvent, uow: UnitOfWork): Promise<void>;
+  handle(event: RecordedEvent, uow: UnitOfWork): Promise<void>;
 }

@@ -8,7 +8,7 @@ import {
 } from '@auction/contracts';
 import { type AuctionState, evolve, initialState } from '@auction/engine';
 import { decide } from '@auction/engine/testing';
-import type { ProjectedEvent } from '../runner/projection';
+import type { RecordedEvent } from '../runner/projection';
 
 export const T0 = Date.parse('2030-01-01T12:00:00.000Z');
 export const iso = (ms: number): string => new Date(ms).toISOString();
@@ -19,19 +19,19 @@ const HASH = '0'.repeat(64);
  * each helper sends a command and appends the events it yields (a refusal throws).
  */
 export class EventLog {
-  readonly events: ProjectedEvent[] = [];
+  readonly events: RecordedEvent[] = [];
   private readonly states = new Map<string, AuctionState>();
   private readonly revisions = new Map<string, number>();
   private position = 0;
   private commands = 0;
 
   /** Appends a raw event to any stream (categories, or events the projections should ignore). */
-  append(streamId: string, type: string, data: unknown, actorId = 'system'): ProjectedEvent {
+  append(streamId: string, type: string, data: unknown, actorId = 'system'): RecordedEvent {
     const revision = (this.revisions.get(streamId) ?? -1) + 1;
     this.revisions.set(streamId, revision);
     this.position += 1;
     const n = ++this.commands;
-    const event: ProjectedEvent = {
+    const event: RecordedEvent = {
       id: `event-${this.position}`,
       streamId,
       revision,
@@ -39,6 +39,7 @@ export class EventLog {
       type,
       data,
       metadata: { commandId: `c${n}`, actorId, correlationId: `c${n}`, prevHash: HASH, hash: HASH },
+      recordedAt: iso(T0 + this.position),
     };
     this.events.push(event);
     return event;
@@ -49,7 +50,7 @@ export class EventLog {
     name: string,
     description = `All about ${name}`,
     at = T0,
-  ): ProjectedEvent {
+  ): RecordedEvent {
     return this.append(categoryStream(categoryId), 'CategoryCreated', {
       categoryId,
       name,
@@ -60,7 +61,7 @@ export class EventLog {
   }
 
   /** Decides the command against the auction's state and appends what it yields. */
-  send(command: AuctionCommand): ProjectedEvent[] {
+  send(command: AuctionCommand): RecordedEvent[] {
     const auctionId = command.data.auctionId;
     const state = this.states.get(auctionId) ?? initialState;
     const decision = decide(command, state);
@@ -74,7 +75,7 @@ export class EventLog {
   create(
     auctionId: string,
     options: Partial<CreateAuction['data']> & { seller?: string; at?: number } = {},
-  ): ProjectedEvent[] {
+  ): RecordedEvent[] {
     const { seller = 'seller', at = T0, ...data } = options;
     return this.send({
       type: 'CreateAuction',
@@ -98,7 +99,7 @@ export class EventLog {
     amount: number,
     at = T0 + 1000,
     bidId?: string,
-  ): ProjectedEvent[] {
+  ): RecordedEvent[] {
     return this.send({
       type: 'PlaceBid',
       data: { auctionId, bidId: bidId ?? `bid-${this.commands + 1}`, amount },
@@ -112,7 +113,7 @@ export class EventLog {
     bidId: string,
     amount: number,
     at = T0 + 2000,
-  ): ProjectedEvent[] {
+  ): RecordedEvent[] {
     return this.send({
       type: 'EditBid',
       data: { auctionId, bidId, amount },
@@ -120,7 +121,7 @@ export class EventLog {
     });
   }
 
-  retract(auctionId: string, bidder: string, bidId: string, at = T0 + 2000): ProjectedEvent[] {
+  retract(auctionId: string, bidder: string, bidId: string, at = T0 + 2000): RecordedEvent[] {
     return this.send({
       type: 'RetractBid',
       data: { auctionId, bidId },
@@ -133,7 +134,7 @@ export class EventLog {
     changes: Omit<EditAuction['data'], 'auctionId'>,
     seller = 'seller',
     at = T0 + 500,
-  ): ProjectedEvent[] {
+  ): RecordedEvent[] {
     return this.send({
       type: 'EditAuction',
       data: { auctionId, ...changes },
@@ -146,7 +147,7 @@ export class EventLog {
     reason: CancelAuction['data']['reason'] = 'seller',
     seller = 'seller',
     at = T0 + 3000,
-  ): ProjectedEvent[] {
+  ): RecordedEvent[] {
     return this.send({
       type: 'CancelAuction',
       data: { auctionId, reason },
@@ -155,7 +156,7 @@ export class EventLog {
   }
 
   /** Closes at the auction's end time (or `at`). */
-  close(auctionId: string, at?: number): ProjectedEvent[] {
+  close(auctionId: string, at?: number): RecordedEvent[] {
     const endsAt = this.states.get(auctionId)?.endsAt;
     const when = at ?? (endsAt ? Date.parse(endsAt) : T0 + 86_400_000);
     return this.send({

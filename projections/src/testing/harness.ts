@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { CollectionSpec, Doc } from '../read-store/read-store';
 import { SqliteReadStore } from '../read-store/sqlite-read-store';
-import type { ProjectedEvent, Projection } from '../runner/projection';
+import type { RecordedEvent, Projection } from '../runner/projection';
 import { applyBatch } from '../runner/projection-runner';
 import { ReadStoreUserDirectory } from '../users/user-directory';
 
@@ -18,7 +18,7 @@ export const projectionHarness = async (projections: readonly Projection[]) => {
   const users = new ReadStoreUserDirectory(store);
   await users.init();
 
-  const apply = async (events: readonly ProjectedEvent[], options: { twice?: boolean } = {}) => {
+  const apply = async (events: readonly RecordedEvent[], options: { twice?: boolean } = {}) => {
     for (const projection of projections) {
       if (options.twice) {
         await applyBatch(
@@ -50,7 +50,7 @@ export const projectionHarness = async (projections: readonly Projection[]) => {
  */
 export const expectSameOnceAndTwice = async (
   projections: readonly Projection[],
-  events: readonly ProjectedEvent[],
+  events: readonly RecordedEvent[],
 ): Promise<Record<string, Doc[]>> => {
   const once = await projectionHarness(projections);
   const twice = await projectionHarness(projections);

@@ -1,6 +1,6 @@
 import type { CollectionSpec, Doc } from '../read-store/read-store';
 import { asAuctionEvent } from '@auction/contracts';
-import type { ProjectedEvent, Projection, UnitOfWork } from '../runner/projection';
+import type { RecordedEvent, Projection, UnitOfWork } from '../runner/projection';
 import { asWatchlistEvent, deletedAccountOf } from './watchlist-events';
 
 /**
@@ -58,7 +58,7 @@ const unlist = async (uow: UnitOfWork, entries: readonly WatchlistEntryDoc[], wa
     );
 };
 
-const apply = async (event: ProjectedEvent, uow: UnitOfWork): Promise<void> => {
+const apply = async (event: RecordedEvent, uow: UnitOfWork): Promise<void> => {
   const watch = asWatchlistEvent(event);
   if (watch) {
     const { userId, auctionId, at } = watch.data;
