@@ -9,7 +9,15 @@ import {
 import { createCategory, seedFixedCategories } from '../category/categories';
 import { verifyChain } from '../chain/hash-chain';
 import type { CommandOutcome } from '../command-bus/command-bus';
-import { T0, closeAuction, createAuction, iso, placeBid, raises } from '../testing/commands';
+import {
+  T0,
+  closeAuction,
+  createAuction,
+  iso,
+  placeBid,
+  raises,
+  retractBid,
+} from '../testing/commands';
 import { InstrumentedStore, gate } from '../testing/instrumented-store';
 import { ManualClock } from '../testing/manual-clock';
 import { tempSqliteStore } from '../testing/stores';
@@ -520,5 +528,162 @@ describe('a command id sent again with another request (Idempotency-Key reused)'
     expect(metadata.request).toMatch(/^[0-9a-f]{64}$/);
     expect(metadata.request).not.toBe(bid.metadata.requestDigest);
     expect(JSON.stringify(stored)).not.toContain(bid.metadata.requestDigest);
+  });
+});
+
+describe("a bidding command's outcome carries its bid as it stands after the command", () => {
+  const B = 'auction-bid-outcome';
+  const MINUTE = 60_000;
+  const at = (ms: number) => ({ at: iso(T0 + ms) });
+  const edit = (
+    bidId: string,
+    bidder: string,
+    change: { amount?: number; maxAmount?: number },
+    when: number,
+  ): AuctionCommand => ({
+    type: 'EditBid',
+    data: { auctionId: B, bidId, ...change },
+    metadata: { ...placeBid(B, bidder, 0).metadata, ...at(when) },
+  });
+  const withMax = (command: PlaceBid, maxAmount: number): PlaceBid => ({
+    ...command,
+    data: { ...command.data, maxAmount },
+  });
+  const bidOf = (outcome: CommandOutcome) => (outcome.ok ? outcome.bid : undefined);
+
+  /** Places, answers, raises a maximum and edits in the soft-close window; returns each command and outcome. */
+  const bidding = async (registry: AuctionActorRegistry) => {
+    const create = createAuction(B, {
+      endsAt: T0 + 10 * MINUTE,
+      increments: 'one-dollar',
+      softClose: { windowMs: 2 * MINUTE, extensionMs: 2 * MINUTE },
+    });
+    const alice = withMax(placeBid(B, 'alice', dollars(100), T0 + 1000), dollars(300));
+    const bob = withMax(placeBid(B, 'bob', dollars(150), T0 + 2000), dollars(500));
+    const raise = edit(alice.data.bidId, 'alice', { maxAmount: dollars(600) }, 3000);
+    const late = edit(bob.data.bidId, 'bob', { amount: dollars(700) }, 9 * MINUTE);
+    const sent: [AuctionCommand, CommandOutcome][] = [];
+    for (const command of [create, alice, bob, raise, late])
+      sent.push([command, await registry.send(command)]);
+    return { sent, alice, bob };
+  };
+
+  it('after a placement, an automatic answer, a maximum raise and an edit that moved the end', async () => {
+    const { sent, alice, bob } = await bidding(bus);
+    const [create, placed, answered, raised, edited] = sent.map(([, outcome]) => outcome);
+    expect(create && codeOf(create)).toBe('ok');
+    expect(create && 'bid' in create).toBe(false);
+    const common = { retracted: false, placedAt: iso(T0 + 1000) };
+    expect(placed && bidOf(placed)).toStrictEqual({
+      ...common,
+      bidId: alice.data.bidId,
+      bidderId: 'alice',
+      amount: dollars(100),
+      maxAmount: dollars(300),
+      automatic: false,
+      entryRevision: 1,
+      entryAmount: dollars(100),
+    });
+    // Bob's maximum outranks Alice's: his own placement is lifted to one dollar over hers.
+    expect(answered && bidOf(answered)).toStrictEqual({
+      bidId: bob.data.bidId,
+      bidderId: 'bob',
+      amount: dollars(301),
+      maxAmount: dollars(500),
+      placedAt: iso(T0 + 2000),
+      automatic: true,
+      retracted: false,
+      entryRevision: 2,
+      entryAmount: dollars(150),
+    });
+    // Her raised maximum takes the lead back through an automatic bid at the same command.
+    expect(raised && bidOf(raised)).toStrictEqual({
+      ...common,
+      bidId: alice.data.bidId,
+      bidderId: 'alice',
+      amount: dollars(501),
+      maxAmount: dollars(600),
+      automatic: true,
+      entryRevision: 4,
+      entryAmount: dollars(100),
+    });
+    expect(edited && bidOf(edited)).toStrictEqual({
+      bidId: bob.data.bidId,
+      bidderId: 'bob',
+      amount: dollars(700),
+      maxAmount: dollars(700),
+      placedAt: iso(T0 + 2000),
+      automatic: false,
+      retracted: false,
+      entryRevision: 6,
+      entryAmount: dollars(700),
+      endsAt: iso(T0 + 11 * MINUTE),
+    });
+    expect(edited).toMatchObject({ ok: true, currentBid: dollars(700), revision: 6 });
+  });
+
+  it('after a retraction and a purchase', async () => {
+    const C = 'auction-retract-buy';
+    expect(codeOf(await bus.send(createAuction(C, { endsAt: T0 + 24 * 60 * MINUTE })))).toBe('ok');
+    const placed = placeBid(C, 'carol', dollars(120));
+    expect(codeOf(await bus.send(placed))).toBe('ok');
+    const retracted = await bus.send(retractBid(C, 'carol', placed.data.bidId));
+    expect(bidOf(retracted)).toMatchObject({
+      bidId: placed.data.bidId,
+      amount: dollars(120),
+      retracted: true,
+      entryRevision: 2,
+    });
+    const D = 'auction-buy-now';
+    const create = createAuction(D);
+    const withPrice = { ...create, data: { ...create.data, buyNowPrice: dollars(400) } };
+    expect(codeOf(await bus.send(withPrice))).toBe('ok');
+    const buy: AuctionCommand = {
+      type: 'BuyNow',
+      data: { auctionId: D, bidId: 'bought', price: dollars(400) },
+      metadata: placeBid(D, 'dave', 0).metadata,
+    };
+    const bought = await bus.send(buy);
+    expect(bought).toMatchObject({ ok: true, status: 'Sold' });
+    expect(bidOf(bought)).toMatchObject({
+      bidId: 'bought',
+      bidderId: 'dave',
+      amount: dollars(400),
+    });
+    const closed = await bus.send(closeAuction(C, T0 + 25 * 60 * MINUTE));
+    expect(codeOf(closed)).toBe('ok');
+    expect('bid' in closed).toBe(false);
+  });
+
+  it('redelivered, it is answered alike: from memory, after a reload from the stream and from a snapshot', async () => {
+    const registry = new AuctionActorRegistry({ store: env.store });
+    const folded = new AuctionActorRegistry({ store: env.open(), snapshots: false });
+    const snapshotted = new AuctionActorRegistry({ store: env.open() });
+    try {
+      const { sent } = await bidding(registry);
+      expect(sent.every(([, outcome]) => outcome.ok)).toBe(true);
+      expect(sent.map(([, outcome]) => bidOf(outcome)?.entryRevision)).toEqual([
+        undefined,
+        1,
+        2,
+        4,
+        6,
+      ]);
+      const length = (await env.store.readStream(auctionStream(B))).length;
+      for (const [command, outcome] of sent)
+        expect(await registry.send(command)).toStrictEqual(outcome);
+      for (const [command, outcome] of sent)
+        expect(await folded.send(command)).toStrictEqual(outcome);
+      await registry.drop(() => true);
+      await registry.snapshotsSaved();
+      expect((await env.store.loadSnapshot(auctionStream(B)))?.revision).toBe(length - 1);
+      for (const [command, outcome] of sent)
+        expect(await snapshotted.send(command)).toStrictEqual(outcome);
+      expect(await env.store.readStream(auctionStream(B))).toHaveLength(length);
+    } finally {
+      await registry.close();
+      await folded.close();
+      await snapshotted.close();
+    }
   });
 });

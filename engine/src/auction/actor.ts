@@ -9,7 +9,7 @@ import {
 } from '@auction/contracts';
 import { genesisHash } from '../chain/hash-chain';
 import { type SaltKey, localSaltKey, sealEvents } from '../chain/seal';
-import type { CommandOutcome, CommittedEvent } from '../command-bus/command-bus';
+import type { CommandOutcome, CommittedEvent, OutcomeBid } from '../command-bus/command-bus';
 import {
   DuplicateEventIdError,
   type EventStore,
@@ -21,8 +21,10 @@ import {
   type CommittedCommand,
   CommittedCommands,
   type LearnedCommand,
+  bidAfter,
   committedCommand,
   covers,
+  enteredBid,
   learnEvent,
   replayedOutcome,
   requestSealOf,
@@ -57,6 +59,8 @@ interface Pending {
   sealed: NewEvent[];
   committed: CommittedEvent[];
   after: Snapshot | undefined;
+  /** A bidding command's bid after its events (what its outcome carries). */
+  bid: OutcomeBid | undefined;
 }
 
 export interface ActorOptions {
@@ -108,11 +112,12 @@ const foldRead = (
   let { state, revision, headHash } = from;
   const commands: LearnedCommand[] = [];
   for (const recorded of read) {
-    state = evolve(state, AuctionEvent.parse({ type: recorded.type, data: recorded.data }));
+    const event = AuctionEvent.parse({ type: recorded.type, data: recorded.data });
+    state = evolve(state, event);
     revision = recorded.revision;
     const metadata = EventMetadata.parse(recorded.metadata);
     headHash = metadata.hash;
-    learnEvent(commands, metadata, recorded, state);
+    learnEvent(commands, metadata, recorded, event, state);
   }
   return { snapshot: { state, revision, headHash }, read, commands };
 };
@@ -290,6 +295,7 @@ export class AuctionActor {
         sealed: [],
         committed: [],
         after: undefined,
+        bid: undefined,
       };
       this.pending.set(commandId, pending);
       this.decideInto(pending);
@@ -361,6 +367,7 @@ export class AuctionActor {
       pending.sealed = [];
       pending.committed = [];
       pending.after = before;
+      pending.bid = undefined;
       return;
     }
     const { events: sealed, headHash } = sealEvents(
@@ -372,20 +379,24 @@ export class AuctionActor {
       this.saltKey,
     );
     let state = before.state;
+    let bid: OutcomeBid | undefined;
     const committed: CommittedEvent[] = [];
     for (const [index, event] of decision.events.entries()) {
       state = evolve(state, event);
+      const revision = before.revision + 1 + index;
+      bid = index === 0 ? enteredBid(event, revision, state) : bidAfter(bid, event, state);
       const envelope = sealed[index] as NewEvent;
       committed.push({
         ...event,
         id: envelope.id,
-        revision: before.revision + 1 + index,
+        revision,
         metadata: envelope.metadata as EventMetadata,
       });
     }
     pending.rejection = undefined;
     pending.sealed = sealed;
     pending.committed = committed;
+    pending.bid = bid;
     pending.after = { state, revision: before.revision + decision.events.length, headHash };
     this.speculative = pending.after;
   }
@@ -484,6 +495,7 @@ export class AuctionActor {
             position,
             after.state,
             requestSealOf(first.metadata),
+            pending.bid,
           ),
         );
       }
@@ -496,6 +508,7 @@ export class AuctionActor {
         currentBid: after.state.currentBid,
         leadingBidId: after.state.leadingBidId,
         status: after.state.status,
+        ...(pending.bid === undefined ? {} : { bid: pending.bid }),
       });
     }
   }

@@ -5,9 +5,9 @@ import {
   EventMetadata,
 } from '@auction/contracts';
 import { saltedRequest } from '../chain/hash-chain';
-import type { CommandOutcome, CommittedEvent } from '../command-bus/command-bus';
+import type { CommandOutcome, CommittedEvent, OutcomeBid } from '../command-bus/command-bus';
 import type { RecordedEvent } from '../event-store/event-store';
-import type { AuctionState } from './decider-types';
+import type { AuctionState, BidState } from './decider-types';
 
 /**
  * Exactly-once effect for redelivered commands (a retry with the same command id: through this
@@ -16,12 +16,13 @@ import type { AuctionState } from './decider-types';
  * The stream is the record: every event's metadata carries the `commandId` of the command that
  * wrote it, and one command's events are sealed and appended together, so they are one contiguous
  * run of revisions. Per command id that wrote events the actor keeps a `CommittedCommand`: the
- * revision range of its events, the position its caller was answered with and the three fields of
- * the state right after it. The events themselves are not kept: a duplicate re-reads that range,
- * which the store never changes. So memory is one small record per command with events, under
- * 200 bytes with a UUID id (measured: about 175; a 100k-command auction holds some 18 MB, the order
- * of what its state keeps per bid), for as long as the actor is in memory (the registry drops idle
- * actors); a reload rebuilds it from the stream. There is no window or cap on purpose: a bound
+ * revision range of its events, the position its caller was answered with, the three fields of
+ * the state right after it and, for a bidding command, its bid (`OutcomeBid`). The events
+ * themselves are not kept: a duplicate re-reads that range, which the store never changes. So
+ * memory is one small record per command with events: about 175 bytes with a UUID id, and some
+ * 105 more for a bid, which shares its strings with the state (measured over 100k records; a 100k-bid
+ * auction holds some 28 MB, the order of what its state keeps per bid), for as long as the actor
+ * is in memory (the registry drops idle actors); a reload rebuilds it from the stream. There is no window or cap on purpose: a bound
  * would make exactly-once depend on how late a redelivery comes.
  *
  * Not in the stream, so not remembered once answered: commands decided to no events (idempotent
@@ -46,6 +47,8 @@ export interface CommittedCommand {
   readonly currentBid: number;
   readonly leadingBidId: string | null;
   readonly status: AuctionStatus;
+  /** A bidding command's bid after it (`OutcomeBid`), as its outcome carries it. */
+  readonly bid?: OutcomeBid;
   /**
    * A command sent with an Idempotency-Key: its first event's salt and salted request digest
    * (`metadata.request`), so a redelivery that asks something else is told apart.
@@ -91,6 +94,7 @@ export const committedCommand = (
   position: number,
   state: AuctionState,
   request: RequestSeal | undefined,
+  bid: OutcomeBid | undefined,
 ): CommittedCommand => ({
   first,
   last,
@@ -98,8 +102,69 @@ export const committedCommand = (
   currentBid: state.currentBid,
   leadingBidId: state.leadingBidId,
   status: state.status,
+  ...(bid === undefined ? {} : { bid }),
   ...(request === undefined ? {} : { request }),
 });
+
+/** The end a bid's event moved the auction to (soft close), if it moved it. */
+const movedEnd = (event: AuctionEvent): string | undefined =>
+  event.type === 'BidPlaced' || event.type === 'BidEdited' || event.type === 'AutomaticBidPlaced'
+    ? event.data.endsAt
+    : undefined;
+
+/** The bid a command's first event enters for its bidder, if it is one of a bid's own events. */
+const enteredBidId = (event: AuctionEvent): string | undefined =>
+  event.type === 'BidPlaced' ||
+  event.type === 'BidEdited' ||
+  event.type === 'BidMaximumRaised' ||
+  event.type === 'BidRetracted'
+    ? event.data.bidId
+    : undefined;
+
+const outcomeBid = (
+  bid: BidState,
+  entry: Pick<OutcomeBid, 'entryRevision' | 'entryAmount'>,
+  endsAt: string | undefined,
+): OutcomeBid => ({
+  bidId: bid.bidId,
+  bidderId: bid.bidderId,
+  amount: bid.amount,
+  maxAmount: bid.maxAmount,
+  placedAt: bid.placedAt,
+  automatic: bid.automatic,
+  retracted: bid.retracted,
+  entryRevision: entry.entryRevision,
+  entryAmount: entry.entryAmount,
+  ...(endsAt === undefined ? {} : { endsAt }),
+});
+
+/**
+ * The bid a command's first event (at `revision`, `state` right after it) enters: undefined when
+ * the command is not a bidding one. `bidAfter` follows it through the command's later events. The
+ * actor deciding the command and a reader of the stream fold the same events, so both build the
+ * same value.
+ */
+export const enteredBid = (
+  event: AuctionEvent,
+  revision: number,
+  state: AuctionState,
+): OutcomeBid | undefined => {
+  const bidId = enteredBidId(event);
+  const bid = bidId === undefined ? undefined : state.bids.get(bidId);
+  if (bid === undefined) return undefined;
+  return outcomeBid(bid, { entryRevision: revision, entryAmount: bid.amount }, movedEnd(event));
+};
+
+/** The command's bid once one more of its events (an automatic bid) is folded into `state`. */
+export const bidAfter = (
+  entered: OutcomeBid | undefined,
+  event: AuctionEvent,
+  state: AuctionState,
+): OutcomeBid | undefined => {
+  const bid = entered === undefined ? undefined : state.bids.get(entered.bidId);
+  if (entered === undefined || bid === undefined) return entered;
+  return outcomeBid(bid, entered, movedEnd(event) ?? entered.endsAt);
+};
 
 /**
  * Adds one event, read in stream order, with the state right after it, to `learned`: it extends
@@ -109,27 +174,37 @@ export const committedCommand = (
 export const learnEvent = (
   learned: LearnedCommand[],
   metadata: Pick<EventMetadata, 'commandId' | 'salt' | 'request'>,
-  event: Pick<RecordedEvent, 'revision' | 'position'>,
+  recorded: Pick<RecordedEvent, 'revision' | 'position'>,
+  event: AuctionEvent,
   state: AuctionState,
 ): void => {
   const { commandId } = metadata;
+  const { revision, position } = recorded;
   const previous = learned[learned.length - 1];
-  if (previous?.commandId === commandId && previous.record.last === event.revision - 1) {
-    const { first, request } = previous.record;
+  if (previous?.commandId === commandId && previous.record.last === revision - 1) {
+    const { first, request, bid } = previous.record;
     learned[learned.length - 1] = {
       commandId,
-      record: committedCommand(first, event.revision, event.position, state, request),
+      record: committedCommand(
+        first,
+        revision,
+        position,
+        state,
+        request,
+        bidAfter(bid, event, state),
+      ),
     };
     return;
   }
   learned.push({
     commandId,
     record: committedCommand(
-      event.revision,
-      event.revision,
-      event.position,
+      revision,
+      revision,
+      position,
       state,
       requestSealOf(metadata),
+      enteredBid(event, revision, state),
     ),
   });
 };
@@ -208,6 +283,7 @@ export const replayedOutcome = (
     currentBid: record.currentBid,
     leadingBidId: record.leadingBidId,
     status: record.status,
+    ...(record.bid === undefined ? {} : { bid: record.bid }),
   };
 };
 

@@ -66,15 +66,28 @@ const streamOf = (commands: readonly (readonly [string, readonly AuctionEvent[]]
 const learnAll = (read: readonly RecordedEvent[]) => {
   const learned: LearnedCommand[] = [];
   let state = initialState;
-  for (const event of read) {
-    state = evolve(state, { type: event.type, data: event.data } as AuctionEvent);
-    learnEvent(learned, event.metadata as { commandId: string }, event, state);
+  for (const recorded of read) {
+    const event = { type: recorded.type, data: recorded.data } as AuctionEvent;
+    state = evolve(state, event);
+    learnEvent(learned, recorded.metadata as { commandId: string }, recorded, event, state);
   }
   return learned;
 };
 
 describe('learning committed commands from the stream', () => {
-  it('one record per command: its revision range, its last event position, the state after it', () => {
+  const placed = (bidId: string, amount: number, entryRevision: number) => ({
+    bidId,
+    bidderId: 'alice',
+    amount,
+    maxAmount: amount,
+    placedAt: AT,
+    automatic: false,
+    retracted: false,
+    entryRevision,
+    entryAmount: amount,
+  });
+
+  it('one record per command: its revision range, its last event position, the state and bid after it', () => {
     const read = streamOf([
       ['create', [created]],
       ['two-bids', [bid('b1', 10_000), bid('b2', 12_000)]],
@@ -101,6 +114,8 @@ describe('learning committed commands from the stream', () => {
           currentBid: 12_000,
           leadingBidId: 'b2',
           status: 'Live',
+          // A command's bid is the one its first event enters.
+          bid: placed('b1', 10_000, 1),
         },
       },
       {
@@ -112,14 +127,58 @@ describe('learning committed commands from the stream', () => {
           currentBid: 13_000,
           leadingBidId: 'b3',
           status: 'Live',
+          bid: placed('b3', 13_000, 3),
         },
       },
     ]);
   });
 
+  it("follows the command's bid through the automatic bid it called for, and the end it moved", () => {
+    const endsAt = '2030-01-02T12:05:00.000Z';
+    const raised = (bidId: string, amount: number): AuctionEvent => ({
+      type: 'AutomaticBidPlaced',
+      data: { auctionId: A, bidId, bidderId: 'alice', amount, previousAmount: 0, at: AT },
+    });
+    const read = streamOf([
+      ['create', [created]],
+      [
+        'with-max',
+        [
+          {
+            type: 'BidPlaced',
+            data: {
+              auctionId: A,
+              bidId: 'b1',
+              bidderId: 'alice',
+              amount: 10_000,
+              maxAmount: 20_000,
+              at: AT,
+              endsAt,
+            },
+          },
+          raised('b1', 12_000),
+        ],
+      ],
+      ['raise-other', [bid('b2', 13_000), raised('b1', 14_000)]],
+    ]);
+    const [, withMax, raiseOther] = learnAll(read);
+    expect(withMax?.record.bid).toEqual({
+      ...placed('b1', 12_000, 1),
+      maxAmount: 20_000,
+      automatic: true,
+      entryAmount: 10_000,
+      endsAt,
+    });
+    // Another bid's automatic answer leaves the command's own bid as its entry left it.
+    expect(raiseOther?.record.bid).toEqual(placed('b2', 13_000, 3));
+    expect(replayedOutcome(A, 'with-max', withMax?.record as CommittedCommand, read)).toMatchObject(
+      { ok: true, bid: withMax?.record.bid },
+    );
+  });
+
   it('the first record of an id wins: what the actor answered, or the first run of a twice-written id', () => {
     const commands = new CommittedCommands();
-    const answered = committedCommand(1, 1, 500, initialState, undefined);
+    const answered = committedCommand(1, 1, 500, initialState, undefined, undefined);
     commands.remember('c1', answered);
     const read = streamOf([
       ['c1', [created]],
@@ -161,7 +220,9 @@ describe('the original outcome of a committed command', () => {
       currentBid: 12_000,
       leadingBidId: 'b2',
       status: 'Live',
+      bid: record.bid,
     });
+    expect(record.bid).toMatchObject({ bidId: 'b1', amount: 10_000, entryRevision: 1 });
     expect(replayedOutcome(A, 'two-bids', record, read.slice(1, 3))).toEqual(outcome);
   });
 

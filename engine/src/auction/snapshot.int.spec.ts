@@ -149,6 +149,15 @@ describe('actor snapshots', () => {
       }),
     ],
     ['that cannot be parsed', (stored) => ({ ...stored, payload: '{"headHash":' })],
+    [
+      "whose command's bid its state lacks",
+      (stored) => {
+        const payload = JSON.parse(stored.payload) as { commands: unknown[][] };
+        const bidRow = payload.commands.at(-1)?.[8] as unknown[];
+        bidRow[0] = 'no-such-bid';
+        return { ...stored, payload: JSON.stringify(payload) };
+      },
+    ],
   ])('ignores a snapshot %s and folds the whole stream', async (_, change) => {
     for (let i = 0; i < 8; i++) await bid(bus);
     await evict(bus);

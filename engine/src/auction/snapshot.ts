@@ -1,10 +1,13 @@
 import { hash } from 'node:crypto';
 import { Map as ImmutableMap } from 'immutable';
 import type { AuctionStatus } from '@auction/contracts';
+import type { OutcomeBid } from '../command-bus/command-bus';
 import {
   type CommittedCommand,
   type LearnedCommand,
+  bidAfter,
   committedCommand,
+  enteredBid,
   learnEvent,
 } from './command-dedup';
 import type { AuctionState, BidState, BidderState } from './decider-types';
@@ -16,7 +19,7 @@ import type { StoredSnapshot } from '../event-store/snapshot-store';
  * Bump when the payload's layout or the fold's meaning changes (including the helpers `evolve`
  * calls, whose text the fingerprint below does not cover).
  */
-const FORMAT = 4;
+const FORMAT = 5;
 
 /**
  * What the snapshot's meaning depends on: its layout, the fold (`evolve`), what the dedup record
@@ -30,6 +33,8 @@ export const SNAPSHOT_VERSION = `${FORMAT}:${hash(
     evolve.toString(),
     learnEvent.toString(),
     committedCommand.toString(),
+    enteredBid.toString(),
+    bidAfter.toString(),
     Object.keys(initialState).join(','),
   ].join('\n'),
   'hex',
@@ -64,9 +69,65 @@ type CommandRow = [
   currentBid: number,
   leadingBidId: string | null,
   status: AuctionStatus,
-  /** `RequestSeal` as `[salt, check]`, when the command has one. */
-  request?: [salt: string, check: string],
+  /** `RequestSeal` as `[salt, check]`, when the command has one (null: none, and a bid follows). */
+  request?: [salt: string, check: string] | null,
+  bid?: OutcomeBidRow,
 ];
+/** A command's `OutcomeBid`; its bidder and placement time are the state's bid's, which never change. */
+type OutcomeBidRow = [
+  bidId: string,
+  amount: number,
+  maxAmount: number,
+  automatic: 0 | 1,
+  retracted: 0 | 1,
+  entryRevision: number,
+  entryAmount: number,
+  endsAt?: string,
+];
+
+const outcomeBidRow = (bid: OutcomeBid): OutcomeBidRow => {
+  const row: OutcomeBidRow = [
+    bid.bidId,
+    bid.amount,
+    bid.maxAmount,
+    bid.automatic ? 1 : 0,
+    bid.retracted ? 1 : 0,
+    bid.entryRevision,
+    bid.entryAmount,
+  ];
+  if (bid.endsAt !== undefined) row.push(bid.endsAt);
+  return row;
+};
+
+/** The `OutcomeBid` of a row, its bidder and placement time read from `bids` (throws if absent). */
+const outcomeBidOf = (
+  [
+    bidId,
+    amount,
+    maxAmount,
+    automatic,
+    retracted,
+    entryRevision,
+    entryAmount,
+    endsAt,
+  ]: OutcomeBidRow,
+  bids: AuctionState['bids'],
+): OutcomeBid => {
+  const bid = bids.get(bidId);
+  if (bid === undefined) throw new Error(`Snapshot names bid ${bidId}, which its state lacks`);
+  return {
+    bidId,
+    bidderId: bid.bidderId,
+    amount,
+    maxAmount,
+    placedAt: bid.placedAt,
+    automatic: automatic === 1,
+    retracted: retracted === 1,
+    entryRevision,
+    entryAmount,
+    ...(endsAt === undefined ? {} : { endsAt }),
+  };
+};
 
 interface Payload {
   readonly headHash: string;
@@ -117,7 +178,9 @@ export const encodeSnapshot = (
       record.leadingBidId,
       record.status,
     ];
-    if (record.request) row.push([record.request.salt, record.request.check]);
+    if (record.request || record.bid)
+      row.push(record.request ? [record.request.salt, record.request.check] : null);
+    if (record.bid) row.push(outcomeBidRow(record.bid));
     commandRows.push(row);
   }
   const payload: Payload = {
@@ -173,7 +236,7 @@ export const decodeSnapshot = (
     });
     const state: AuctionState = { ...initialState, ...payload.state, bids, bidders };
     const commands: LearnedCommand[] = payload.commands.map(
-      ([commandId, first, last, position, currentBid, leadingBidId, status, request]) => ({
+      ([commandId, first, last, position, currentBid, leadingBidId, status, request, bid]) => ({
         commandId,
         record: {
           first,
@@ -182,7 +245,8 @@ export const decodeSnapshot = (
           currentBid,
           leadingBidId,
           status,
-          ...(request === undefined ? {} : { request: { salt: request[0], check: request[1] } }),
+          ...(bid === undefined ? {} : { bid: outcomeBidOf(bid, bids) }),
+          ...(request == null ? {} : { request: { salt: request[0], check: request[1] } }),
         },
       }),
     );

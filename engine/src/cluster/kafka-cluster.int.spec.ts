@@ -149,6 +149,8 @@ describe.skipIf(!brokers)('Kafka command router (KAFKA_BROKERS)', () => {
     const later = await a.send(placeBid(id, 'bob', 16_000));
     const afterwards = await b.send(bid);
     expect(first.ok).toBe(true);
+    // One of the two nodes got its outcome over Kafka, as JSON: the bid value travels with it.
+    expect(first.ok && first.bid).toMatchObject({ bidId: bid.data.bidId, amount: 15_000 });
     for (const outcome of [again, throughB, afterwards]) {
       expect(outcome).toEqual(first);
     }

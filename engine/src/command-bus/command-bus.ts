@@ -13,6 +13,30 @@ export type CommittedEvent = AuctionEvent & {
   readonly metadata: EventMetadata;
 };
 
+/**
+ * A bidding command's own bid (named by its first event: a placement, raise, maximum raise or
+ * retraction) as it stands once the command's events are folded. Money in cents.
+ */
+export interface OutcomeBid {
+  readonly bidId: string;
+  readonly bidderId: string;
+  /** After the command: an automatic bid the command called for may have raised it. */
+  readonly amount: number;
+  /** The bidder's maximum (the amount for a bid without one). */
+  readonly maxAmount: number;
+  /** When the bid was first placed. */
+  readonly placedAt: string;
+  /** Whether an automatic bid set `amount` last. */
+  readonly automatic: boolean;
+  readonly retracted: boolean;
+  /** Stream revision of the command's first event, the bidder's own entry for the bid. */
+  readonly entryRevision: number;
+  /** The amount that entry left the bid at, before any automatic bid the command called for. */
+  readonly entryAmount: number;
+  /** The end the command moved the auction to (soft close); absent when the end stayed. */
+  readonly endsAt?: string;
+}
+
 /** What a caller learns once its command's events are committed (or that it was refused). */
 export type CommandOutcome =
   | {
@@ -34,6 +58,8 @@ export type CommandOutcome =
       readonly currentBid: number;
       readonly leadingBidId: string | null;
       readonly status: AuctionStatus;
+      /** The bid the command placed, edited, retracted or bought with; absent for other commands. */
+      readonly bid?: OutcomeBid;
     }
   | { readonly ok: false; readonly auctionId: string; readonly rejection: Rejection };
 

@@ -1,4 +1,4 @@
-import type { AuctionView } from '@auction/contracts';
+import type { AuctionView, BidView } from '@auction/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { auctionEvents, closeProbes, connect, eventually, watch } from '../../../testing/realtime';
 import {
@@ -122,6 +122,34 @@ describe('proxy bids', () => {
       leadingBidId: higher.newBid._id,
     });
     expect(first.newBid._id).not.toBe(higher.newBid._id);
+  });
+
+  it('answers an edit with the bid as the auction then shows it: automatic only when the edit called an automatic bid for it', async () => {
+    const auctionId = await createAuctionOverHttp(seller.client, { startingPrice: 100 });
+    const alices = await bid(alice, auctionId, 100, 300);
+    // Alice's maximum answers Bob at once: an automatic bid sets her amount.
+    const bobs = await bid(bob, auctionId, 150);
+    const edit = async (user: TestUser, bidId: string, json: object) => {
+      const res = await user.client.put(`/api/v1/bid/editBid/${bidId}`, { json });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body as { updatedBid: BidView; currentBid: number; maxBid: number };
+    };
+    const shown = async (bidId: string) =>
+      (await fetchAuction(server, auctionId)).bids.find((b) => b._id === bidId);
+
+    // Her own raise sets it now.
+    const raised = await edit(alice, alices.newBid._id, { bidAmount: 200 });
+    expect(raised).toMatchObject({ currentBid: 200, maxBid: 300, updatedBid: { amount: 200 } });
+    expect(raised.updatedBid.automatic).toBeUndefined();
+    expect(raised.updatedBid).toEqual(await shown(alices.newBid._id));
+    // Bob's new maximum outranks hers: the automatic bid it calls for sets his amount.
+    const answered = await edit(bob, bobs.newBid._id, { maxBidAmount: 500 });
+    expect(answered).toMatchObject({
+      currentBid: 301,
+      maxBid: 500,
+      updatedBid: { amount: 301, automatic: true },
+    });
+    expect(answered.updatedBid).toEqual(await shown(bobs.newBid._id));
   });
 
   it('lets the leader raise the maximum privately: the price stays, watchers hear nothing of it', async () => {

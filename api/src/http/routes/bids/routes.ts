@@ -1,5 +1,4 @@
 import {
-  type AuctionEvent,
   DomainError,
   bidOperations as ops,
   bidView,
@@ -12,25 +11,18 @@ import { Router } from 'express';
 import { publicUser, type Account } from '../../../accounts/account';
 import type { AppDeps } from '../../../app-deps';
 import type { AppPassport } from '../auth/passport';
-import { sendCommand } from '../../commands';
+import { type Accepted, sendCommand } from '../../commands';
 import type { ReadYourWrites } from '../../middleware/read-your-writes';
 import { limiter } from '../../middleware/rate-limit';
 import { commandMetadata, currentUser, newId, requireLogin } from '../../request-context';
 import { respond } from '../../respond';
 import { type OperationHandler, routesOn } from '../../route';
 
-/** Where a bid stands after a command: the amount of its last event there (else `fallback`). */
-const amountAfter = (events: readonly AuctionEvent[], bidId: string, fallback: number): number => {
-  let amount = fallback;
-  for (const event of events)
-    if (
-      (event.type === 'BidPlaced' ||
-        event.type === 'BidEdited' ||
-        event.type === 'AutomaticBidPlaced') &&
-      event.data.bidId === bidId
-    )
-      amount = event.data.amount;
-  return amount;
+/** The bid an accepted bidding command carries in its outcome (the engine sets it for each). */
+const bidOf = (outcome: Accepted, command: string, bidId: string) => {
+  if (outcome.bid?.bidId !== bidId)
+    throw new Error(`${command} ${bidId} was accepted without its bid in the outcome`);
+  return outcome.bid;
 };
 
 /** The bidder's own standing bid named in the path: 404 when unknown, 403 when someone else's. */
@@ -61,29 +53,21 @@ const placeBid =
       metadata: commandMetadata(req, deps, account.id, body.productId),
     });
     consistency.written(req, res, outcome.position);
-    const placed = outcome.events.find((event) => event.type === 'BidPlaced');
-    if (placed?.type !== 'BidPlaced')
-      throw new Error(`PlaceBid ${bidId} was accepted without a BidPlaced event`);
+    const placed = bidOf(outcome, 'PlaceBid', bidId);
     respond(res, 201, 'Bid placed successfully!', {
+      // As its own event placed it: a client applies it at that revision, once (an automatic
+      // bid it called for follows at the next revision, over the socket).
       newBid: bidView(
-        {
-          bidId,
-          auctionId: body.productId,
-          bidderId: account.id,
-          amount: placed.data.amount,
-          placedAt: placed.data.at,
-        },
+        { ...placed, auctionId: outcome.auctionId, amount: placed.entryAmount, automatic: false },
         publicUser(account, deps.imageUrl),
       ),
       currentBid: centsToDollars(outcome.currentBid),
-      // The bid's own stream revision: a client applies its own bid at it, once (an automatic
-      // bid it called for follows at the next revision, over the socket).
-      revision: placed.revision,
+      revision: placed.entryRevision,
       // Whether it leads once the proxies answered, and, for the bidder's eyes only, the maximum.
       leading: outcome.leadingBidId === bidId,
-      maxBid: centsToDollars(placed.data.maxAmount ?? placed.data.amount),
+      maxBid: centsToDollars(placed.maxAmount),
       // Where the bid landed in the soft-close window: the end it moved the auction to.
-      ...(placed.data.endsAt === undefined ? {} : { auctionEndTime: placed.data.endsAt }),
+      ...(placed.endsAt === undefined ? {} : { auctionEndTime: placed.endsAt }),
     });
   };
 
@@ -100,8 +84,8 @@ const buyNow =
     });
     consistency.written(req, res, outcome.position);
     respond(res, 201, 'Purchased with Buy It Now!', {
-      auctionId: body.productId,
-      finalPrice: centsToDollars(outcome.currentBid),
+      auctionId: outcome.auctionId,
+      finalPrice: centsToDollars(bidOf(outcome, 'BuyNow', bidId).amount),
       status: outcome.status,
     });
   };
@@ -126,20 +110,16 @@ const editBid =
       metadata: commandMetadata(req, deps, account.id),
     });
     consistency.written(req, res, outcome.position);
-    const amount = amountAfter(outcome.events, bid.bidId, bid.amount);
-    const maxAmount = Math.max(
-      amount,
-      bid.maxAmount ?? bid.amount,
-      body.maxBidAmount === undefined ? 0 : dollarsToCents(body.maxBidAmount),
-    );
+    // As it stands after the command, an automatic bid it called for included.
+    const edited = bidOf(outcome, 'EditBid', bid.bidId);
     respond(res, 200, 'Bid Updated Successfully', {
       updatedBid: bidView(
-        { ...bid, amount, placedAt: bid.createdAt },
+        { ...edited, auctionId: outcome.auctionId },
         publicUser(account, deps.imageUrl),
       ),
       currentBid: centsToDollars(outcome.currentBid),
       leading: outcome.leadingBidId === bid.bidId,
-      maxBid: centsToDollars(maxAmount),
+      maxBid: centsToDollars(edited.maxAmount),
     });
   };
 
