@@ -270,10 +270,7 @@ describe('notifications to watchers', () => {
     });
     expect((await watch(gina, auctionId)).status).toBe(200);
     expect((await watch(hank, auctionId)).status).toBe(200);
-    const res = await hank.client.post('/api/v1/bid/placeBid', {
-      json: { productId: auctionId, bidAmount: 150 },
-    });
-    expect(res.status).toBe(201);
+    await placeBid(hank, auctionId, 150);
     const told = await eventually(
       () => notifications(gina),
       (list) => list.some((n) => n.message.includes('has ended')),
