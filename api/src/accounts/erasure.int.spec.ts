@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createAuctionOverHttp, signUpAndLogIn } from '../testing/fixtures';
+import { createAuctionOverHttp, placeBid, signUpAndLogIn } from '../testing/fixtures';
 import { type TestServer, startTestServer } from '../testing/test-server';
 import { SqliteAccountStore } from './sqlite-account-store';
 
@@ -107,10 +107,7 @@ describe.skipIf(process.env.TEST_STORES === 'mongodb')(
 
           // Use the product a bit: an auction of one's own, a bid, logging out and in again.
           await createAuctionOverHttp(victim.client, { title: 'Astrolabe', endsInMs: 3_600_000 });
-          const bid = await victim.client.post('/api/v1/bid/placeBid', {
-            json: { productId: theirs, bidAmount: 150 },
-          });
-          expect(bid.status, JSON.stringify(bid.body)).toBe(201);
+          await placeBid(victim, theirs, 150);
           expect((await victim.client.post('/api/v1/auth/logout')).status).toBe(200);
           const login = await victim.client.post('/api/v1/auth/login', {
             json: { email: email.trim(), password },

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type TestUser,
   createAuctionOverHttp,
+  placeBid,
   sellerAliceBob,
   signUpAndLogIn,
 } from '../testing/fixtures';
@@ -36,18 +37,11 @@ beforeAll(async () => {
   auditor = await signUpAndLogIn(server);
   await server.deps.accounts.setRole(auditor.email, 'Auditor');
   auctionId = await createAuctionOverHttp(seller.client);
-  const placed = await alice.client.post('/api/v1/bid/placeBid', {
-    json: { productId: auctionId, bidAmount: 100, maxBidAmount: MAX / 100 },
+  const placed = await placeBid(alice, auctionId, 100, MAX / 100);
+  await placeBid(bob, auctionId, 150);
+  const raised = await alice.client.put(`/api/v1/bid/editBid/${placed.newBid._id}`, {
+    json: { maxBidAmount: RAISED / 100 },
   });
-  expect(placed.status).toBe(201);
-  const answered = await bob.client.post('/api/v1/bid/placeBid', {
-    json: { productId: auctionId, bidAmount: 150 },
-  });
-  expect(answered.status).toBe(201);
-  const raised = await alice.client.put(
-    `/api/v1/bid/editBid/${(placed.body as { newBid: { _id: string } }).newBid._id}`,
-    { json: { maxBidAmount: RAISED / 100 } },
-  );
   expect(raised.status).toBe(200);
 });
 afterEach(() => closeProbes());
@@ -116,10 +110,7 @@ describe("a seller's audit gives no way to a bidder's secret maximum", () => {
   it('tells a bid with a maximum from one without by nothing: the same fields, the same sizes', async () => {
     const firstBidAs = async (maxBidAmount?: number) => {
       const id = await createAuctionOverHttp(seller.client);
-      const res = await alice.client.post('/api/v1/bid/placeBid', {
-        json: { productId: id, bidAmount: 123.45, ...(maxBidAmount ? { maxBidAmount } : {}) },
-      });
-      expect(res.status).toBe(201);
+      await placeBid(alice, id, 123.45, maxBidAmount);
       const shown = await seller.client.get(`/api/v1/audit/auctions/${id}/events`);
       const bid = (shown.body as { events: AuditEvent[] }).events[1];
       return {
@@ -175,19 +166,12 @@ describe("a seller's audit gives no way to a bidder's secret maximum", () => {
 describe('watchers of a private raise', () => {
   it('hear what they hear of any revision that changes nothing they see', async () => {
     const id = await createAuctionOverHttp(seller.client, { reservePrice: 900 });
-    const placed = await alice.client.post('/api/v1/bid/placeBid', {
-      json: { productId: id, bidAmount: 100, maxBidAmount: 200 },
-    });
-    expect(placed.status).toBe(201);
+    const placed = await placeBid(alice, id, 100, 200);
     const watcher = await connect(server);
-    await watch(watcher, {
-      auctionId: id,
-      afterRevision: (placed.body as { revision: number }).revision,
+    await watch(watcher, { auctionId: id, afterRevision: placed.revision });
+    const raise = await alice.client.put(`/api/v1/bid/editBid/${placed.newBid._id}`, {
+      json: { maxBidAmount: 345.67 },
     });
-    const raise = await alice.client.put(
-      `/api/v1/bid/editBid/${(placed.body as { newBid: { _id: string } }).newBid._id}`,
-      { json: { maxBidAmount: 345.67 } },
-    );
     expect(raise.status).toBe(200);
     const edit = await seller.client.patch(`/api/v1/auction/editAuction/${id}`, {
       json: { reservePrice: 800 },

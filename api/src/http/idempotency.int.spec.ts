@@ -3,6 +3,7 @@ import {
   type TestUser,
   createAuctionOverHttp,
   fetchAuction,
+  requestBid,
   signUpAndLogIn,
 } from '../testing/fixtures';
 import { type TestServer, startTestServer } from '../testing/test-server';
@@ -21,19 +22,6 @@ beforeAll(async () => {
   ]);
 });
 afterAll(() => server.cleanup());
-
-const bid = (
-  user: TestUser,
-  productId: string,
-  bidAmount: number,
-  key?: string,
-  maxBidAmount?: number,
-) =>
-  user.client.post(
-    '/api/v1/bid/placeBid',
-    { json: { productId, bidAmount, ...(maxBidAmount === undefined ? {} : { maxBidAmount }) } },
-    key === undefined ? {} : { 'idempotency-key': key },
-  );
 
 const REUSED = {
   success: false,
@@ -62,13 +50,13 @@ const create = (key: string, title: string) =>
 describe('Idempotency-Key: a retried request has its effect once', () => {
   it('a bid sent again with the same key gets the first answer, and stands once', async () => {
     const auctionId = await createAuctionOverHttp(seller.client);
-    const first = await bid(alice, auctionId, 150, 'retry-1');
-    const again = await bid(alice, auctionId, 150, 'retry-1');
+    const first = await requestBid(alice, auctionId, 150, { idempotencyKey: 'retry-1' });
+    const again = await requestBid(alice, auctionId, 150, { idempotencyKey: 'retry-1' });
     expect(first.status).toBe(201);
     expect(again.status).toBe(201);
     expect(again.body).toEqual(first.body);
     // Without the key the same request is a new bid, refused as too low.
-    expect((await bid(alice, auctionId, 150)).status).toBe(409);
+    expect((await requestBid(alice, auctionId, 150)).status).toBe(409);
     expect((await fetchAuction(server, auctionId)).bids.map((b) => b._id)).toEqual([
       first.body.newBid._id,
     ]);
@@ -79,9 +67,9 @@ describe('Idempotency-Key: a retried request has its effect once', () => {
       await createAuctionOverHttp(seller.client),
       await createAuctionOverHttp(seller.client),
     ];
-    const onOne = await bid(alice, one, 150, 'shared');
-    const onTwo = await bid(alice, two, 150, 'shared');
-    const byBob = await bid(bob, one, 160, 'shared');
+    const onOne = await requestBid(alice, one, 150, { idempotencyKey: 'shared' });
+    const onTwo = await requestBid(alice, two, 150, { idempotencyKey: 'shared' });
+    const byBob = await requestBid(bob, one, 160, { idempotencyKey: 'shared' });
     expect([onOne.status, onTwo.status, byBob.status]).toEqual([201, 201, 201]);
     const ids = [onOne, onTwo, byBob].map((res) => String(res.body.newBid._id));
     expect(new Set(ids).size).toBe(3);
@@ -103,7 +91,7 @@ describe('Idempotency-Key: a retried request has its effect once', () => {
 
   it('the same key with another bid is refused with 422 and changes nothing', async () => {
     const auctionId = await createAuctionOverHttp(seller.client);
-    const first = await bid(alice, auctionId, 100, 'reused-1');
+    const first = await requestBid(alice, auctionId, 100, { idempotencyKey: 'reused-1' });
     expect(first.status).toBe(201);
     const before = await fetchAuction(server, auctionId);
     for (const [amount, maximum] of [
@@ -111,7 +99,10 @@ describe('Idempotency-Key: a retried request has its effect once', () => {
       [100, 900],
       [300, undefined],
     ] as const) {
-      const other = await bid(alice, auctionId, amount, 'reused-1', maximum);
+      const other = await requestBid(alice, auctionId, amount, {
+        idempotencyKey: 'reused-1',
+        maxBidAmount: maximum,
+      });
       expect(other.status).toBe(422);
       expect(other.body).toEqual(REUSED);
     }
@@ -140,7 +131,7 @@ describe('Idempotency-Key: a retried request has its effect once', () => {
 
   it('a malformed key is refused and changes nothing', async () => {
     const auctionId = await createAuctionOverHttp(seller.client);
-    const res = await bid(alice, auctionId, 150, 'not a key!');
+    const res = await requestBid(alice, auctionId, 150, { idempotencyKey: 'not a key!' });
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/Idempotency-Key must be/);
     expect((await fetchAuction(server, auctionId)).bids).toEqual([]);

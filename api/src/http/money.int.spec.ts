@@ -1,7 +1,7 @@
 import { type AuctionView } from '@auction/contracts';
 import { DAY_MS } from '@auction/contracts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestUser, fetchAuction, signUpAndLogIn } from '../testing/fixtures';
+import { type TestUser, fetchAuction, requestBid, signUpAndLogIn } from '../testing/fixtures';
 import { type TestServer, startTestServer } from '../testing/test-server';
 
 /**
@@ -71,12 +71,9 @@ const tooPrecise: [string, number][] = [
 ];
 
 describe('bids', () => {
-  const place = (productId: string, bidAmount: unknown) =>
-    bidder.client.post('/api/v1/bid/placeBid', { json: { productId, bidAmount } });
-
   it.each(tooPrecise)('refuses a bid of %s with a 400 and changes nothing', async (_n, amount) => {
     const auction = await created();
-    const res = await place(auction._id, amount);
+    const res = await requestBid(bidder, auction._id, amount);
     expectRefused(res, BID_DECIMALS);
     expect((await fetchAuction(server, auction._id)).bids).toEqual([]);
   });
@@ -88,14 +85,14 @@ describe('bids', () => {
     });
     expect(first.status, JSON.stringify(first.body)).toBe(201);
     expect(first.body.currentBid).toBe(100.1);
-    const second = await place(auction._id, 120.01);
+    const second = await requestBid(bidder, auction._id, 120.01);
     expect(second.status).toBe(201);
     expect(second.body.currentBid).toBe(120.01);
   });
 
   it('refuses an edit to 102.009999999 or 0.1 + 0.2 past a whole amount, and keeps the bid', async () => {
     const auction = await created();
-    const placed = await place(auction._id, 101);
+    const placed = await requestBid(bidder, auction._id, 101);
     expect(placed.status).toBe(201);
     const bidId = placed.body.newBid._id as string;
     for (const amount of [102.009999999, 130 + 0.1 + 0.2]) {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DAY_MS } from '@auction/contracts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestUser, signUpAndLogIn } from '../testing/fixtures';
+import { type TestUser, placeBidThroughEngine, signUpAndLogIn } from '../testing/fixtures';
 import type { TestClient } from '../testing/test-server';
 import { type TestServer, startTestServer } from '../testing/test-server';
 
@@ -219,21 +219,13 @@ describe('the other lists, a page at a time', () => {
 
   it('pages notifications newest first, and a cleared list has no next page (GET /auction/notifications)', async () => {
     const auctionId = made[0] as string;
-    for (let i = 0; i < 12; i++) {
-      const outcome = await server.deps.engine.send({
-        type: 'PlaceBid',
-        data: { auctionId, bidId: randomUUID(), amount: (105 + 5 * i) * 100 },
-        metadata: {
-          commandId: randomUUID(),
-          actorId: (i % 2 === 0 ? bidder : rival).id,
-          correlationId: randomUUID(),
-          at: new Date().toISOString(),
-        },
-      });
-      expect(outcome.ok).toBe(true);
-      if (outcome.ok && outcome.position !== undefined)
-        await server.deps.runner.waitFor(outcome.position);
-    }
+    for (let i = 0; i < 12; i++)
+      await placeBidThroughEngine(
+        server,
+        auctionId,
+        (i % 2 === 0 ? bidder : rival).id,
+        105 + 5 * i,
+      );
     const path = `${A}/notifications`;
     const whole = await page(seller.client, path, 'data', { limit: '100' });
     expect(whole.items).toHaveLength(12);
@@ -252,21 +244,8 @@ describe('the other lists, a page at a time', () => {
 
   it("pages an auction's standing bids highest first, each once while higher bids come between pages (GET /auction/bids)", async () => {
     const auctionId = made[1] as string;
-    const bid = async (amount: number, bidderId: string) => {
-      const outcome = await server.deps.engine.send({
-        type: 'PlaceBid',
-        data: { auctionId, bidId: randomUUID(), amount: amount * 100 },
-        metadata: {
-          commandId: randomUUID(),
-          actorId: bidderId,
-          correlationId: randomUUID(),
-          at: new Date().toISOString(),
-        },
-      });
-      expect(outcome.ok).toBe(true);
-      if (outcome.ok && outcome.position !== undefined)
-        await server.deps.runner.waitFor(outcome.position);
-    };
+    const bid = (amount: number, bidderId: string) =>
+      placeBidThroughEngine(server, auctionId, bidderId, amount);
     for (let i = 0; i < 12; i++) await bid(105 + 5 * i, (i % 2 === 0 ? bidder : rival).id);
     const path = `${A}/bids`;
     const whole = await page(server.client(), path, 'bids', { auctionId, limit: '100' });

@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type TestUser,
   createAuctionOverHttp,
+  commandMetadata,
   fetchAuction,
   signUpAndLogIn,
   settled,
@@ -58,13 +59,6 @@ afterAll(async () => {
   await server.cleanup();
 }, 60_000);
 
-const metadata = (actorId: string) => ({
-  commandId: randomUUID(),
-  actorId,
-  correlationId: randomUUID(),
-  at: new Date().toISOString(),
-});
-
 /** An auction with `count` standing bids from five bidders in turn (through the engine: quick). */
 const auctionWithBids = async (count: number): Promise<string> => {
   const auctionId = await createAuctionOverHttp(seller.client, { softClose: false });
@@ -77,7 +71,7 @@ const auctionWithBids = async (count: number): Promise<string> => {
         return server.deps.engine.send({
           type: 'PlaceBid',
           data: bid,
-          metadata: metadata((bidders[i % bidders.length] as TestUser).id),
+          metadata: commandMetadata((bidders[i % bidders.length] as TestUser).id),
         });
       }),
     );

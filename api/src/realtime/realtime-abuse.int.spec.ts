@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -10,8 +9,10 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type TestUser,
+  commandMetadata,
   createAuctionOverHttp,
   fetchAuction,
+  placeBid,
   sellerAliceBob,
   signUpAndLogIn,
 } from '../testing/fixtures';
@@ -24,7 +25,6 @@ import {
   connect,
   eventually,
   pause,
-  placeBid,
   range,
   revisionsOf,
   watch,
@@ -76,20 +76,15 @@ const streamRevision = async (auctionId: string): Promise<number> =>
  */
 const longHistory = async (raises: number, title?: string) => {
   const auctionId = await newAuction(title);
-  const bobs = (await placeBid(bob, auctionId, 110)).body.newBid as { _id: string };
-  const alices = (await placeBid(alice, auctionId, 120)).body.newBid as { _id: string };
+  const bobs = (await placeBid(bob, auctionId, 110)).newBid;
+  const alices = (await placeBid(alice, auctionId, 120)).newBid;
   expect((await bob.client.delete(`/api/v1/bid/deleteBid/${bobs._id}`)).status).toBe(200);
   const outcomes = await Promise.all(
     range(1, raises).map((i) =>
       server.deps.engine.send({
         type: 'EditBid',
         data: { auctionId, bidId: alices._id, amount: 12_000 + i },
-        metadata: {
-          commandId: randomUUID(),
-          actorId: alice.id,
-          correlationId: randomUUID(),
-          at: new Date().toISOString(),
-        },
+        metadata: commandMetadata(alice.id),
       }),
     ),
   );

@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestUser, createAuctionOverHttp, signUpAndLogIn } from '../testing/fixtures';
+import {
+  type TestUser,
+  createAuctionOverHttp,
+  placeBid,
+  signUpAndLogIn,
+} from '../testing/fixtures';
 import { type TestServer, startTestServer } from '../testing/test-server';
 import { dropTestStores } from '../testing/test-stores';
 import {
@@ -12,7 +17,6 @@ import {
   eventually,
   logIn,
   notifications,
-  placeBid,
 } from '../testing/realtime';
 import { clusterTestEnv } from '../testing/cluster-env';
 

@@ -9,6 +9,7 @@ import {
   type TestUser,
   createAuctionOverHttp,
   fetchAuction,
+  placeBid,
   sellerAliceBob,
   signUpAndLogIn,
 } from '../testing/fixtures';
@@ -21,7 +22,6 @@ import {
   connect,
   eventually,
   pause,
-  placeBid,
   range,
   revisionsOf,
   watch,

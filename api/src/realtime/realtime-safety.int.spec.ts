@@ -4,6 +4,7 @@ import {
   type TestUser,
   createAuctionOverHttp,
   fetchAuction,
+  placeBid,
   signUpAndLogIn,
 } from '../testing/fixtures';
 import { type TestServer, startTestServer } from '../testing/test-server';
@@ -16,7 +17,6 @@ import {
   eventually,
   logIn,
   pause,
-  placeBid,
   probe,
   revisionsOf,
   watch,
@@ -47,11 +47,11 @@ const healthy = async () => {
 const stillBroadcasts = async (auctionId: string, bidAmount: number) => {
   const fresh = await connect(server);
   expect((await watch(fresh, { auctionId })).ack).toMatchObject({ ok: true });
-  const res = await placeBid(bidder, auctionId, bidAmount);
+  const placed = await placeBid(bidder, auctionId, bidAmount);
   await eventually(() =>
     expect(fresh.heard).toContainEqual({
       event: 'newBid',
-      payload: expect.objectContaining({ productId: auctionId, bid: res.body.newBid }),
+      payload: expect.objectContaining({ productId: auctionId, bid: placed.newBid }),
     }),
   );
 };

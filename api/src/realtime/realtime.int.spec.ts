@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { AuctionSocketEvent, BidNotification, auctionStream } from '@auction/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type TestUser, createAuctionOverHttp, signUpAndLogIn } from '../testing/fixtures';
+import {
+  type TestUser,
+  createAuctionOverHttp,
+  placeBid,
+  signUpAndLogIn,
+} from '../testing/fixtures';
 import { type TestResponse, type TestServer, startTestServer } from '../testing/test-server';
 import {
   type Probe,
@@ -12,7 +17,6 @@ import {
   logIn,
   notifications,
   pause,
-  placeBid,
   range,
   revisionsOf,
   watch,
@@ -113,7 +117,7 @@ describe('room auction:{id}', () => {
       [bob, 120.5],
       [alice, 130],
     ] as const)
-      responses.push((await placeBid(user, auctionId, amount)).body);
+      responses.push(await placeBid(user, auctionId, amount));
 
     for (const probe of [guest, member]) {
       await eventually(() => expect(revisionsOf(probe, auctionId)).toHaveLength(3));
@@ -146,8 +150,8 @@ describe('room auction:{id}', () => {
     const watcher = await connect(server);
     await watch(watcher, { auctionId, afterRevision: 0 });
 
-    const first = (await placeBid(alice, auctionId, 110)).body.newBid;
-    const second = (await placeBid(bob, auctionId, 120)).body.newBid;
+    const first = (await placeBid(alice, auctionId, 110)).newBid;
+    const second = (await placeBid(bob, auctionId, 120)).newBid;
     const edited = await alice.client.put(`/api/v1/bid/editBid/${first._id}`, {
       json: { bidAmount: 135 },
     });

@@ -2,7 +2,7 @@ import type { ReadStore } from '@auction/projections';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config';
 import { type RunningServer, startServer } from './server';
-import { createAuctionOverHttp, signUpAndLogIn } from '../testing/fixtures';
+import { createAuctionOverHttp, placeBid, signUpAndLogIn } from '../testing/fixtures';
 import { TestClient, type TestServer, startTestServer } from '../testing/test-server';
 
 let first: TestServer | undefined;
@@ -50,10 +50,7 @@ describe('a stop whose read side hangs', () => {
     const bidder = await signUpAndLogIn(first);
     const auctionId = await createAuctionOverHttp(seller.client, { title: 'Barometer' });
     read.hang();
-    const bid = await bidder.client.post('/api/v1/bid/placeBid', {
-      json: { productId: auctionId, bidAmount: 150 },
-    });
-    expect(bid.status).toBe(201);
+    await placeBid(bidder, auctionId, 150);
     await read.entered;
 
     const started = performance.now();

@@ -6,7 +6,12 @@ import { loadConfig } from '../config/config';
 import { STARTING_UP_MESSAGE } from '../http/middleware/readiness';
 import { type RunningServer, startServer } from './server';
 import { openLogAndReadModels } from './open-stores';
-import { type TestUser, createAuctionOverHttp, signUpAndLogIn } from '../testing/fixtures';
+import {
+  type TestUser,
+  createAuctionOverHttp,
+  placeBid,
+  signUpAndLogIn,
+} from '../testing/fixtures';
 import { TestClient, type TestServer, startTestServer } from '../testing/test-server';
 
 let first: TestServer | undefined;
@@ -34,10 +39,7 @@ const historyWithoutReadModels = async () => {
   const seller = await signUpAndLogIn(first);
   const bidder = await signUpAndLogIn(first);
   const auctionId = await createAuctionOverHttp(seller.client, { title: 'Barometer' });
-  const bid = await bidder.client.post('/api/v1/bid/placeBid', {
-    json: { productId: auctionId, bidAmount: 150 },
-  });
-  expect(bid.status).toBe(201);
+  const bid = await placeBid(bidder, auctionId, 150);
   await first.close();
   const config = loadConfig({ ...first.storeEnv, DATA_DIR: first.dataDir });
   if (config.MONGODB_URL) {
@@ -53,7 +55,7 @@ const historyWithoutReadModels = async () => {
     for (const suffix of ['', '-wal', '-shm'])
       rmSync(join(first.dataDir, `read.sqlite${suffix}`), { force: true });
   }
-  return { seller, bidder, auctionId, bidId: bid.body.newBid._id as string };
+  return { seller, bidder, auctionId, bidId: bid.newBid._id };
 };
 
 /** The same stores again, on a new port, with the projections held until `held` opens. */

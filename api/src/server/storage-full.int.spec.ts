@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { errorCatalog } from '@auction/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuctionOverHttp, fetchAuction, signUpAndLogIn } from '../testing/fixtures';
+import { createAuctionOverHttp, fetchAuction, placeBid, signUpAndLogIn } from '../testing/fixtures';
 import { type TestServer, startTestServer } from '../testing/test-server';
 
 /**
@@ -55,10 +55,7 @@ describe.skipIf(!mounted)('a full disk under DATA_DIR', () => {
     const seller = await signUpAndLogIn(server);
     const bidder = await signUpAndLogIn(server);
     const auction = await createAuctionOverHttp(seller.client);
-    const first = await bidder.client.post('/api/v1/bid/placeBid', {
-      json: { productId: auction, bidAmount: 150 },
-    });
-    expect(first.status).toBe(201);
+    await placeBid(bidder, auction, 150);
 
     fillTheDisk();
     try {

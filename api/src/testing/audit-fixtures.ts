@@ -1,8 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { auctionStream } from '@auction/contracts';
-import { type TestUser, createAuctionOverHttp, fetchAuction } from './fixtures';
+import {
+  type TestUser,
+  closeThroughEngine,
+  createAuctionOverHttp,
+  fetchAuction,
+  placeBid,
+} from './fixtures';
 import type { TestServer } from './test-server';
 
 export interface SampleAuction {
@@ -12,12 +17,6 @@ export interface SampleAuction {
   /** Bob's bid at $130, retracted. */
   readonly bobBid: string;
 }
-
-const bid = async (user: TestUser, productId: string, bidAmount: number): Promise<string> => {
-  const res = await user.client.post('/api/v1/bid/placeBid', { json: { productId, bidAmount } });
-  if (res.status !== 201) throw new Error(`placeBid failed: ${JSON.stringify(res.body)}`);
-  return (res.body as { newBid: { _id: string } }).newBid._id;
-};
 
 /**
  * An auction with a full history, made over HTTP and closed through the server's own command bus
@@ -31,8 +30,8 @@ export const sampleAuction = async (
   bob: TestUser,
 ): Promise<SampleAuction> => {
   const auctionId = await createAuctionOverHttp(seller.client, { title: 'Grandfather clock' });
-  const aliceBid = await bid(alice, auctionId, 120);
-  const bobBid = await bid(bob, auctionId, 130);
+  const aliceBid = (await placeBid(alice, auctionId, 120)).newBid._id;
+  const bobBid = (await placeBid(bob, auctionId, 130)).newBid._id;
   const raised = await alice.client.put(`/api/v1/bid/editBid/${aliceBid}`, {
     json: { bidAmount: 140 },
   });
@@ -41,19 +40,9 @@ export const sampleAuction = async (
   if (retracted.status !== 200)
     throw new Error(`deleteBid failed: ${JSON.stringify(retracted.body)}`);
   const endsAt = (await fetchAuction(server, auctionId)).auctionEndTime;
-  const closed = await server.deps.engine.send({
-    type: 'CloseAuction',
-    data: { auctionId },
-    metadata: {
-      commandId: randomUUID(),
-      actorId: 'system',
-      correlationId: randomUUID(),
-      at: new Date(Date.parse(endsAt) + 1000).toISOString(),
-    },
-  });
+  const closed = await closeThroughEngine(server, auctionId, new Date(Date.parse(endsAt) + 1000));
   if (!closed.ok || closed.position === undefined)
     throw new Error(`close failed: ${JSON.stringify(closed)}`);
-  await server.deps.runner.waitFor(closed.position);
   return { auctionId, aliceBid, bobBid };
 };
 

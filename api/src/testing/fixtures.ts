@@ -1,5 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { AuctionView, BidView, IncrementRule } from '@auction/contracts';
-import type { TestClient, TestServer } from './test-server';
+import type { CommandOutcome } from '@auction/engine';
+import { expect } from 'vitest';
+import { TestClient, type TestResponse, type TestServer } from './test-server';
 
 export interface TestUser {
   readonly client: TestClient;
@@ -46,12 +49,14 @@ export const sellerAliceBob = (
     signUpAndLogIn(server, { firstName: 'Bob', lastName: 'Baker' }),
   ]);
 
-/** Creates an auction over HTTP as the client's user (category Antiques, $100); returns its id. */
+/** Creates an auction over HTTP as the client's user (Antiques and $100 unless told); returns its id. */
 export const createAuctionOverHttp = async (
   client: TestClient,
   options: {
     title?: string;
     description?: string;
+    /** A category's id; absent: `antiques`. */
+    category?: string;
     startingPrice?: number;
     endsInMs?: number;
     /** Absent: the server's default (off unless `DEFAULT_SOFT_CLOSE` says otherwise). */
@@ -67,7 +72,7 @@ export const createAuctionOverHttp = async (
     json: {
       title: options.title ?? 'Carriage clock',
       description: options.description ?? 'Brass, 1890s',
-      category: 'antiques',
+      category: options.category ?? 'antiques',
       startingPrice: options.startingPrice ?? 100,
       auctionDate: new Date(Date.now() + (options.endsInMs ?? 86_400_000)).toISOString(),
       ...(options.softClose === undefined ? {} : { softClose: options.softClose }),
@@ -91,6 +96,22 @@ export const fetchAuction = async (
   if (res.status !== 200)
     throw new Error(`fetchSpecificAuction failed: ${JSON.stringify(res.body)}`);
   return (res.body as { auctionDetails: AuctionView }).auctionDetails;
+};
+
+/** Polls the auction's detail (every 100 ms) until its status is `status`; fails after `ms`. */
+export const waitForStatus = async (
+  server: Pick<TestServer, 'client'>,
+  auctionId: string,
+  status: AuctionView['status'],
+  ms = 15_000,
+): Promise<AuctionView> => {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const view = await fetchAuction(server, auctionId);
+    if (view.status === status) return view;
+    if (Date.now() > deadline) throw new Error(`the auction was not ${status} within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 };
 
 /**
@@ -124,4 +145,97 @@ export const fetchEveryBid = async (
 export const settled = async (server: Pick<TestServer, 'deps'>): Promise<void> => {
   const head = await server.deps.events.headPosition();
   if (head !== undefined) await server.deps.runner.waitFor(head);
+};
+
+/** What `POST /bid/placeBid` answers with 201. */
+export interface PlacedBid {
+  readonly newBid: BidView;
+  readonly currentBid: number;
+  readonly revision: number;
+  readonly leading: boolean;
+  readonly maxBid: number;
+  /** Only when the bid moved the end (soft close). */
+  readonly auctionEndTime?: string;
+}
+
+/**
+ * `POST /bid/placeBid` as the user (or a bare client), answered as it comes: for a test whose
+ * point is the answer, a refusal included. `maxBidAmount` is sent only when given.
+ */
+export const requestBid = (
+  as: TestUser | TestClient,
+  productId: string,
+  bidAmount: unknown,
+  options: { maxBidAmount?: number; idempotencyKey?: string } = {},
+): Promise<TestResponse> =>
+  (as instanceof TestClient ? as : as.client).post(
+    '/api/v1/bid/placeBid',
+    {
+      json: {
+        productId,
+        bidAmount,
+        ...(options.maxBidAmount === undefined ? {} : { maxBidAmount: options.maxBidAmount }),
+      },
+    },
+    options.idempotencyKey === undefined ? {} : { 'idempotency-key': options.idempotencyKey },
+  );
+
+/** Places a bid over HTTP as the user (or a bare client); expects 201 and returns the answer. */
+export const placeBid = async (
+  as: TestUser | TestClient,
+  productId: string,
+  bidAmount: number,
+  maxBidAmount?: number,
+): Promise<PlacedBid> => {
+  const res = await requestBid(as, productId, bidAmount, { maxBidAmount });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as PlacedBid;
+};
+
+/** A command's metadata as the routes seal it: fresh ids, `actorId`, now (or `at`). */
+export const commandMetadata = (actorId: string, at: Date = new Date()) => ({
+  commandId: randomUUID(),
+  actorId,
+  correlationId: randomUUID(),
+  at: at.toISOString(),
+});
+
+/**
+ * A bid sent to the server's own engine (no HTTP, no rate limit, no session: quick); expects it
+ * accepted and waits until the read models have applied it.
+ */
+export const placeBidThroughEngine = async (
+  server: Pick<TestServer, 'deps'>,
+  auctionId: string,
+  bidderId: string,
+  dollars: number,
+): Promise<void> => {
+  const outcome = await server.deps.engine.send({
+    type: 'PlaceBid',
+    data: { auctionId, bidId: randomUUID(), amount: Math.round(dollars * 100) },
+    metadata: commandMetadata(bidderId),
+  });
+  expect(outcome.ok).toBe(true);
+  if (outcome.ok && outcome.position !== undefined)
+    await server.deps.runner.waitFor(outcome.position);
+};
+
+/**
+ * Closes the auction through the server's engine as its closing scheduler would at `at`; once the
+ * close is accepted, waits until the read models have applied it. The outcome is the caller's to
+ * check (a close before the end is refused).
+ */
+export const closeThroughEngine = async (
+  server: Pick<TestServer, 'deps'>,
+  auctionId: string,
+  at: Date,
+): Promise<CommandOutcome> => {
+  const outcome = await server.deps.engine.send({
+    type: 'CloseAuction',
+    data: { auctionId },
+    metadata: commandMetadata('system', at),
+  });
+  if (outcome.ok && outcome.position !== undefined)
+    await server.deps.runner.waitFor(outcome.position);
+  return outcome;
 };

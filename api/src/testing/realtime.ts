@@ -156,17 +156,6 @@ export const asSession = (
 ): Promise<TestResponse> =>
   server.client().request(method, path, json === undefined ? {} : { json }, { cookie });
 
-/** Places a bid over HTTP; expects 201. */
-export const placeBid = async (
-  user: TestUser,
-  productId: string,
-  bidAmount: number,
-): Promise<TestResponse> => {
-  const res = await user.client.post('/api/v1/bid/placeBid', { json: { productId, bidAmount } });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res;
-};
-
 export const eventually = (assertion: () => void, timeout = 10_000): Promise<void> =>
   vi.waitFor(assertion, { timeout, interval: 20 });
 

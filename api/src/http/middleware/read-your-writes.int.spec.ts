@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type TestUser,
   createAuctionOverHttp,
+  requestBid,
   sellerAliceBob,
   settled,
 } from '../../testing/fixtures';
@@ -45,8 +46,6 @@ afterAll(async () => {
 beforeEach(release);
 
 const detailPath = (id: string) => `/api/v1/auction/fetchSpecificAuction?auctionId=${id}`;
-const bid = (user: TestUser, productId: string, bidAmount: number) =>
-  user.client.post('/api/v1/bid/placeBid', { json: { productId, bidAmount } });
 
 /** Resolves to how long `promise` took, in ms, with its value. */
 const timed = async <T>(promise: Promise<T>): Promise<[T, number]> => {
@@ -58,7 +57,7 @@ const timed = async <T>(promise: Promise<T>): Promise<[T, number]> => {
 describe('a consistency token', () => {
   it('is handed back on a write, as a header and a cookie, and never goes down', async () => {
     const id = await createAuctionOverHttp(seller.client);
-    const first = await bid(alice, id, 100);
+    const first = await requestBid(alice, id, 100);
     expect(first.status).toBe(201);
     const token = Number(first.headers.get(TOKEN_HEADER));
     expect(token).toBeGreaterThan(0);
@@ -66,7 +65,7 @@ describe('a consistency token', () => {
       first.headers.getSetCookie().some((c) => c.startsWith(`${TOKEN_COOKIE}=${token};`)),
     ).toBe(true);
     // A write whose position is lower than the token the client sends keeps the higher one.
-    const second = await bid(alice, id, 101);
+    const second = await requestBid(alice, id, 101);
     expect(Number(second.headers.get(TOKEN_HEADER))).toBeGreaterThan(token);
     const lower = await alice.client.post(
       '/api/v1/bid/placeBid',
@@ -81,7 +80,7 @@ describe('a consistency token', () => {
     const id = await createAuctionOverHttp(seller.client);
     await settled(server);
     hold();
-    const placed = await bid(alice, id, 150);
+    const placed = await requestBid(alice, id, 150);
     expect(placed.status).toBe(201);
 
     // Bob and a guest read at once what the catalog holds: the auction without the bid.
@@ -107,7 +106,7 @@ describe('a consistency token', () => {
     const id = await createAuctionOverHttp(seller.client);
     await settled(server);
     hold();
-    expect((await bid(alice, id, 120)).status).toBe(201);
+    expect((await requestBid(alice, id, 120)).status).toBe(201);
     const [stale, ms] = await timed(alice.client.get(detailPath(id)));
     expect(stale.status).toBe(200);
     expect(stale.headers.get(BEHIND_HEADER)).toBe('catalog, watchlist');
@@ -141,7 +140,7 @@ describe('a consistency token', () => {
     const id = await createAuctionOverHttp(seller.client);
     await settled(server);
     hold();
-    expect((await bid(alice, id, 130)).status).toBe(201);
+    expect((await requestBid(alice, id, 130)).status).toBe(201);
     // Alice's own client carries the token: her session's routes answer at once.
     const [me, meMs] = await timed(alice.client.get('/api/v1/auth/me'));
     expect(me.status).toBe(200);

@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { type AuctionView } from '@auction/contracts';
 import { DAY_MS } from '@auction/contracts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestUser, signUpAndLogIn } from '../../../testing/fixtures';
+import { type TestUser, commandMetadata, signUpAndLogIn } from '../../../testing/fixtures';
 import { PNG_1X1, type TestServer, startTestServer } from '../../../testing/test-server';
 
 const A = '/api/v1/auction';
@@ -84,12 +83,7 @@ describe('images nothing references any more are removed', () => {
     const outcome = await server.deps.engine.send({
       type: 'CancelAuction',
       data: { auctionId: auction._id, reason: 'account-deleted' },
-      metadata: {
-        commandId: randomUUID(),
-        actorId: seller.id,
-        correlationId: randomUUID(),
-        at: new Date().toISOString(),
-      },
+      metadata: commandMetadata(seller.id),
     });
     expect(outcome.ok).toBe(true);
     const started = Date.now();

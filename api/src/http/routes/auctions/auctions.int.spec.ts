@@ -3,7 +3,12 @@ import { type AuctionView } from '@auction/contracts';
 import { DAY_MS } from '@auction/contracts/testing';
 import { systemClock } from '@auction/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestUser, signUpAndLogIn } from '../../../testing/fixtures';
+import {
+  type TestUser,
+  closeThroughEngine,
+  placeBidThroughEngine,
+  signUpAndLogIn,
+} from '../../../testing/fixtures';
 import {
   PNG_1X1,
   type TestClient,
@@ -70,22 +75,6 @@ const uploads = () => server.deps.images.list();
 const fetchImage = async (url: string) => {
   const res = await fetch(`${server.url}${url}`);
   return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()) };
-};
-
-const placeBid = async (auctionId: string, bidderId: string, dollars: number) => {
-  const outcome = await server.deps.engine.send({
-    type: 'PlaceBid',
-    data: { auctionId, bidId: randomUUID(), amount: Math.round(dollars * 100) },
-    metadata: {
-      commandId: randomUUID(),
-      actorId: bidderId,
-      correlationId: randomUUID(),
-      at: new Date().toISOString(),
-    },
-  });
-  expect(outcome.ok).toBe(true);
-  if (outcome.ok && outcome.position !== undefined)
-    await server.deps.runner.waitFor(outcome.position);
 };
 
 const badIds = [
@@ -575,7 +564,7 @@ describe('PATCH /editAuction/:id', () => {
     expect(res.body.auction.auctionEndTime).toBe(`${date}${current.slice(10)}`);
 
     // The rules still hold: with bids, a date before the current end is refused.
-    await placeBid(auction._id, bidder.id, 200);
+    await placeBidThroughEngine(server, auction._id, bidder.id, 200);
     const earlier = await seller.client.patch(`${A}/editAuction/${auction._id}`, {
       form: formOf({ auctionEndTime: inDays(5).slice(0, 10) }),
     });
@@ -646,7 +635,7 @@ describe('PATCH /editAuction/:id', () => {
 
   it('locks the starting price and an earlier end once there are bids', async () => {
     const auction = await createAuction(seller.client, { startingPrice: 150 });
-    await placeBid(auction._id, bidder.id, 200);
+    await placeBidThroughEngine(server, auction._id, bidder.id, 200);
     const path = `${A}/editAuction/${auction._id}`;
     const before = await myAuction(auction._id);
     expect(before?.currentBid).toBe(200);
@@ -696,19 +685,8 @@ describe('a closed auction', () => {
     });
     const auction = created.body.auction;
     shift = 2 * DAY_MS;
-    const closed = await shifted.deps.engine.send({
-      type: 'CloseAuction',
-      data: { auctionId: auction._id },
-      metadata: {
-        commandId: randomUUID(),
-        actorId: 'system',
-        correlationId: randomUUID(),
-        at: new Date(Date.now() + shift).toISOString(),
-      },
-    });
+    const closed = await closeThroughEngine(shifted, auction._id, new Date(Date.now() + shift));
     expect(closed.ok && closed.status).toBe('Expired');
-    if (closed.ok && closed.position !== undefined)
-      await shifted.deps.runner.waitFor(closed.position);
 
     const del = await owner.client.delete(`${A}/deleteAuction/${auction._id}`);
     expect(del.status).toBe(409);

@@ -1,7 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { DAY_MS } from '@auction/contracts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestUser, signUpAndLogIn } from '../../../testing/fixtures';
+import {
+  type TestUser,
+  createAuctionOverHttp,
+  placeBidThroughEngine,
+  signUpAndLogIn,
+} from '../../../testing/fixtures';
 import { type TestServer, startTestServer } from '../../../testing/test-server';
 
 const A = '/api/v1/auction';
@@ -17,34 +21,18 @@ beforeAll(async () => {
   seller = await signUpAndLogIn(server);
   bidder = await signUpAndLogIn(server);
   rival = await signUpAndLogIn(server);
-  const res = await seller.client.post(`${A}/createAuction`, {
-    json: {
-      title: 'Pocket watch',
-      description: 'Silver, engraved',
-      category: 'jewelry-watches',
-      startingPrice: 100,
-      auctionDate: new Date(Date.now() + DAY_MS).toISOString(),
-    },
+  auctionId = await createAuctionOverHttp(seller.client, {
+    title: 'Pocket watch',
+    description: 'Silver, engraved',
+    category: 'jewelry-watches',
+    startingPrice: 100,
+    endsInMs: DAY_MS,
   });
-  auctionId = res.body.auction._id;
 });
 afterAll(() => server.cleanup());
 
-const placeBid = async (bidderId: string, dollars: number) => {
-  const outcome = await server.deps.engine.send({
-    type: 'PlaceBid',
-    data: { auctionId, bidId: randomUUID(), amount: dollars * 100 },
-    metadata: {
-      commandId: randomUUID(),
-      actorId: bidderId,
-      correlationId: randomUUID(),
-      at: new Date().toISOString(),
-    },
-  });
-  expect(outcome.ok).toBe(true);
-  if (outcome.ok && outcome.position !== undefined)
-    await server.deps.runner.waitFor(outcome.position);
-};
+const placeBid = (bidderId: string, dollars: number) =>
+  placeBidThroughEngine(server, auctionId, bidderId, dollars);
 
 const notifications = async (user: TestUser) => {
   const res = await user.client.get(`${A}/notifications`);

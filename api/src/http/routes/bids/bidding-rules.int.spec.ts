@@ -4,6 +4,7 @@ import {
   type TestUser,
   createAuctionOverHttp,
   fetchAuction,
+  requestBid,
   sellerAliceBob,
 } from '../../../testing/fixtures';
 import { type TestServer, startTestServer } from '../../../testing/test-server';
@@ -21,9 +22,6 @@ beforeAll(async () => {
 afterAll(() => server.cleanup());
 
 const TWO_MINUTES = 2 * 60_000;
-
-const place = (user: TestUser, productId: string, bidAmount: number) =>
-  user.client.post('/api/v1/bid/placeBid', { json: { productId, bidAmount } });
 
 /** The create auction form exactly as the spec sends it: multipart, and no bidding rules. */
 const createAsTheSpec = async (user: TestUser): Promise<AuctionView> => {
@@ -43,13 +41,13 @@ describe('a client written against the spec', () => {
     const auction = await createAsTheSpec(seller);
     expect(auction).toMatchObject({ increments: 'one-dollar', softClose: null });
 
-    expect((await place(alice, auction._id, 100)).status).toBe(201);
-    const plusOne = await place(bob, auction._id, 101);
+    expect((await requestBid(alice, auction._id, 100)).status).toBe(201);
+    const plusOne = await requestBid(bob, auction._id, 101);
     expect(plusOne.status, JSON.stringify(plusOne.body)).toBe(201);
     expect(plusOne.body).toMatchObject({ currentBid: 101 });
     expect(plusOne.body).not.toHaveProperty('auctionEndTime');
 
-    const short = await place(alice, auction._id, 101.99);
+    const short = await requestBid(alice, auction._id, 101.99);
     expect(short.status).toBe(409);
     expect(short.body).toEqual({ success: false, message: 'Your bid must be at least $102.00' });
     expect(await fetchAuction(server, auction._id)).toMatchObject({
@@ -64,12 +62,12 @@ describe('a seller who chooses the rules', () => {
   it('gets the published table: at $100 the next bid is $102.50', async () => {
     const auctionId = await createAuctionOverHttp(seller.client, { increments: 'table' });
     expect(await fetchAuction(server, auctionId)).toMatchObject({ increments: 'table' });
-    expect((await place(alice, auctionId, 100)).status).toBe(201);
+    expect((await requestBid(alice, auctionId, 100)).status).toBe(201);
 
-    const plusOne = await place(bob, auctionId, 101);
+    const plusOne = await requestBid(bob, auctionId, 101);
     expect(plusOne.status).toBe(409);
     expect(plusOne.body).toEqual({ success: false, message: 'Your bid must be at least $102.50' });
-    expect((await place(bob, auctionId, 102.5)).status).toBe(201);
+    expect((await requestBid(bob, auctionId, 102.5)).status).toBe(201);
   });
 
   it('gets soft close, from the JSON API and from a form', async () => {
@@ -137,8 +135,8 @@ describe("the operator's defaults", () => {
       increments: 'table',
       softClose: { windowMs: TWO_MINUTES, extensionMs: TWO_MINUTES },
     });
-    expect((await place(ann, auction._id, 100)).status).toBe(201);
-    const plusOne = await place(ben, auction._id, 101);
+    expect((await requestBid(ann, auction._id, 100)).status).toBe(201);
+    const plusOne = await requestBid(ben, auction._id, 101);
     expect(plusOne.status).toBe(409);
     expect(plusOne.body.message).toBe('Your bid must be at least $102.50');
   });

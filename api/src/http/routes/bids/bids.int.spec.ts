@@ -6,6 +6,8 @@ import {
   signUpAndLogIn,
   createAuctionOverHttp,
   fetchAuction,
+  placeBid,
+  requestBid,
 } from '../../../testing/fixtures';
 import { type TestServer, startTestServer } from '../../../testing/test-server';
 
@@ -29,18 +31,10 @@ const createAuction = (owner: TestUser = seller, endsInMs = 86_400_000): Promise
 
 const detail = (auctionId: string): Promise<AuctionView> => fetchAuction(server, auctionId);
 
-const place = (user: TestUser, productId: string, bidAmount: unknown) =>
-  user.client.post('/api/v1/bid/placeBid', { json: { productId, bidAmount } });
 const edit = (user: TestUser, bidId: string, bidAmount: unknown) =>
   user.client.put(`/api/v1/bid/editBid/${bidId}`, { json: { bidAmount } });
 const retract = (user: TestUser, bidId: string) =>
   user.client.delete(`/api/v1/bid/deleteBid/${bidId}`);
-
-const placed = async (user: TestUser, productId: string, bidAmount: number): Promise<string> => {
-  const res = await place(user, productId, bidAmount);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.newBid._id as string;
-};
 
 const expectRefused = (
   res: { status: number; body: { success: boolean; message: string } },
@@ -54,7 +48,7 @@ const expectRefused = (
 describe('POST /bid/placeBid', () => {
   it('places a bid: 201 with the bid and the current bid, and an immediate refetch shows it', async () => {
     const auctionId = await createAuction();
-    const res = await place(alice, auctionId, 150.25);
+    const res = await requestBid(alice, auctionId, 150.25);
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       success: true,
@@ -82,11 +76,19 @@ describe('POST /bid/placeBid', () => {
 
   it('lets the leader raise and, under the table, accepts at least the current bid plus its increment', async () => {
     const auctionId = await createAuctionOverHttp(seller.client, { increments: 'table' });
-    await placed(alice, auctionId, 100);
-    expectRefused(await place(bob, auctionId, 102.49), 409, 'Your bid must be at least $102.50');
-    await placed(bob, auctionId, 102.5);
-    await placed(bob, auctionId, 250);
-    expectRefused(await place(alice, auctionId, 254.99), 409, 'Your bid must be at least $255.00');
+    await placeBid(alice, auctionId, 100);
+    expectRefused(
+      await requestBid(bob, auctionId, 102.49),
+      409,
+      'Your bid must be at least $102.50',
+    );
+    await placeBid(bob, auctionId, 102.5);
+    await placeBid(bob, auctionId, 250);
+    expectRefused(
+      await requestBid(alice, auctionId, 254.99),
+      409,
+      'Your bid must be at least $255.00',
+    );
     const view = await detail(auctionId);
     expect(view.currentBid).toBe(250);
     expect(view.bids.map((b) => b.amount)).toEqual([250, 102.5, 100]);
@@ -94,16 +96,24 @@ describe('POST /bid/placeBid', () => {
 
   it('refuses a first bid below the starting price with the minimum in the message', async () => {
     const auctionId = await createAuction();
-    expectRefused(await place(alice, auctionId, 99.99), 409, 'Your bid must be at least $100.00');
+    expectRefused(
+      await requestBid(alice, auctionId, 99.99),
+      409,
+      'Your bid must be at least $100.00',
+    );
   });
 
   it('refuses a bid on your own auction (403)', async () => {
     const auctionId = await createAuction();
-    expectRefused(await place(seller, auctionId, 500), 403, 'You cannot bid on your own auction');
+    expectRefused(
+      await requestBid(seller, auctionId, 500),
+      403,
+      'You cannot bid on your own auction',
+    );
   });
 
   it('answers 404 for an auction that does not exist', async () => {
-    expectRefused(await place(alice, randomUUID(), 500), 404, 'Auction not found');
+    expectRefused(await requestBid(alice, randomUUID(), 500), 404, 'Auction not found');
   });
 
   it('refuses a guest (401)', async () => {
@@ -187,7 +197,7 @@ describe('POST /bid/placeBid', () => {
     ];
     it.each(invalid)('%s', async (_name, body, message) => {
       const auctionId = await createAuction();
-      await placed(bob, auctionId, 120);
+      await placeBid(bob, auctionId, 120);
       const before = await detail(auctionId);
       const res = await alice.client.post('/api/v1/bid/placeBid', { json: body(auctionId) });
       expectRefused(res, 400, message);
@@ -220,8 +230,8 @@ describe('POST /bid/placeBid', () => {
 describe('PUT /bid/editBid/:bidId', () => {
   it('raises your own bid: 200 with the updated bid and the current bid', async () => {
     const auctionId = await createAuction();
-    await placed(bob, auctionId, 120);
-    const bidId = await placed(alice, auctionId, 130);
+    await placeBid(bob, auctionId, 120);
+    const bidId = (await placeBid(alice, auctionId, 130)).newBid._id;
     const res = await edit(alice, bidId, 175.5);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
@@ -243,8 +253,8 @@ describe('PUT /bid/editBid/:bidId', () => {
 
   it('lets an outbid bidder raise past the leader only by at least the increment (table)', async () => {
     const auctionId = await createAuctionOverHttp(seller.client, { increments: 'table' });
-    const low = await placed(alice, auctionId, 120);
-    await placed(bob, auctionId, 130);
+    const low = (await placeBid(alice, auctionId, 120)).newBid._id;
+    await placeBid(bob, auctionId, 130);
     expectRefused(await edit(alice, low, 132.49), 409, 'Your bid must be at least $132.50');
     expect((await edit(alice, low, 132.5)).status).toBe(200);
     expect((await detail(auctionId)).bids[0]).toMatchObject({ _id: low, amount: 132.5 });
@@ -252,7 +262,7 @@ describe('PUT /bid/editBid/:bidId', () => {
 
   it('lets the leader edit only upwards', async () => {
     const auctionId = await createAuction();
-    const bidId = await placed(alice, auctionId, 120);
+    const bidId = (await placeBid(alice, auctionId, 120)).newBid._id;
     expectRefused(await edit(alice, bidId, 120), 409, 'Your bid must be at least $120.01');
     expectRefused(await edit(alice, bidId, 110), 409, 'Your bid must be at least $120.01');
     expect((await edit(alice, bidId, 120.01)).body.currentBid).toBe(120.01);
@@ -260,7 +270,7 @@ describe('PUT /bid/editBid/:bidId', () => {
 
   it('allows only the owner: guest 401, another user 403, the seller 403', async () => {
     const auctionId = await createAuction();
-    const bidId = await placed(alice, auctionId, 120);
+    const bidId = (await placeBid(alice, auctionId, 120)).newBid._id;
     const before = await detail(auctionId);
     expectRefused(
       await server.client().put(`/api/v1/bid/editBid/${bidId}`, { json: { bidAmount: 300 } }),
@@ -280,7 +290,7 @@ describe('PUT /bid/editBid/:bidId', () => {
 
   it('refuses bad amounts with a 400 and changes nothing', async () => {
     const auctionId = await createAuction();
-    const bidId = await placed(alice, auctionId, 120);
+    const bidId = (await placeBid(alice, auctionId, 120)).newBid._id;
     const before = await detail(auctionId);
     for (const [amount, message] of [
       [undefined, 'Valid bid amount is required'],
@@ -302,7 +312,7 @@ describe('PUT /bid/editBid/:bidId', () => {
 
   it('answers 404 for a retracted bid', async () => {
     const auctionId = await createAuction();
-    const bidId = await placed(alice, auctionId, 120);
+    const bidId = (await placeBid(alice, auctionId, 120)).newBid._id;
     expect((await retract(alice, bidId)).status).toBe(200);
     expectRefused(await edit(alice, bidId, 300), 404, 'Bid not found');
   });
@@ -311,8 +321,8 @@ describe('PUT /bid/editBid/:bidId', () => {
 describe('DELETE /bid/deleteBid/:bidId', () => {
   it('retracts your bid: the current bid falls back to the highest remaining one', async () => {
     const auctionId = await createAuction();
-    const first = await placed(bob, auctionId, 120);
-    const second = await placed(alice, auctionId, 150);
+    const first = (await placeBid(bob, auctionId, 120)).newBid._id;
+    const second = (await placeBid(alice, auctionId, 150)).newBid._id;
     const res = await retract(alice, second);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
@@ -330,14 +340,14 @@ describe('DELETE /bid/deleteBid/:bidId', () => {
 
   it('retracting a bid that is not the highest leaves the current bid alone', async () => {
     const auctionId = await createAuction();
-    const low = await placed(bob, auctionId, 120);
-    await placed(alice, auctionId, 150);
+    const low = (await placeBid(bob, auctionId, 120)).newBid._id;
+    await placeBid(alice, auctionId, 150);
     expect((await retract(bob, low)).body.currentBid).toBe(150);
   });
 
   it('allows only the owner: guest 401, another user 403, the seller 403', async () => {
     const auctionId = await createAuction();
-    const bidId = await placed(alice, auctionId, 120);
+    const bidId = (await placeBid(alice, auctionId, 120)).newBid._id;
     const before = await detail(auctionId);
     expectRefused(
       await server.client().delete(`/api/v1/bid/deleteBid/${bidId}`),
@@ -351,7 +361,7 @@ describe('DELETE /bid/deleteBid/:bidId', () => {
 
   it('answers 404 for an unknown or already retracted bid and 400 for a bad id', async () => {
     const auctionId = await createAuction();
-    const bidId = await placed(alice, auctionId, 120);
+    const bidId = (await placeBid(alice, auctionId, 120)).newBid._id;
     expect((await retract(alice, bidId)).status).toBe(200);
     expectRefused(await retract(alice, bidId), 404, 'Bid not found');
     expectRefused(await retract(alice, randomUUID()), 404, 'Bid not found');
@@ -362,12 +372,12 @@ describe('DELETE /bid/deleteBid/:bidId', () => {
 describe('an auction that is no longer live', () => {
   it('refuses new bids, edits and retractions with 409', async () => {
     const auctionId = await createAuction();
-    const bidId = await placed(alice, auctionId, 120);
+    const bidId = (await placeBid(alice, auctionId, 120)).newBid._id;
     const cancelled = await seller.client.delete(`/api/v1/auction/deleteAuction/${auctionId}`);
     expect(cancelled.status).toBe(200);
     const before = await detail(auctionId);
 
-    expectRefused(await place(bob, auctionId, 500), 409, 'This auction is no longer live');
+    expectRefused(await requestBid(bob, auctionId, 500), 409, 'This auction is no longer live');
     expectRefused(await edit(alice, bidId, 500), 409, 'This auction is no longer live');
     expectRefused(await retract(alice, bidId), 409, 'This auction is no longer live');
     expect(await detail(auctionId)).toEqual(before);
@@ -376,7 +386,7 @@ describe('an auction that is no longer live', () => {
   it('refuses a bid at or after the end time even before the close is written (409)', async () => {
     const auctionId = await createAuction(seller, 1000);
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    const res = await place(alice, auctionId, 500);
+    const res = await requestBid(alice, auctionId, 500);
     expect(res.status).toBe(409);
     expect(['This auction has ended', 'This auction is no longer live']).toContain(
       res.body.message,
@@ -391,11 +401,15 @@ describe('rate limit', () => {
       const [first, second] = await Promise.all([signUpAndLogIn(limited), signUpAndLogIn(limited)]);
       const productId = randomUUID();
       for (let i = 0; i < 3; i++) {
-        expect((await place(first, productId, 150)).status).toBe(404);
+        expect((await requestBid(first, productId, 150)).status).toBe(404);
       }
-      expectRefused(await place(first, productId, 150), 429, 'Too many bids, please slow down');
+      expectRefused(
+        await requestBid(first, productId, 150),
+        429,
+        'Too many bids, please slow down',
+      );
       expectRefused(await retract(first, randomUUID()), 429, 'Too many bids, please slow down');
-      expect((await place(second, productId, 150)).status).toBe(404);
+      expect((await requestBid(second, productId, 150)).status).toBe(404);
     } finally {
       await limited.cleanup();
     }

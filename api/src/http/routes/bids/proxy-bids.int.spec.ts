@@ -5,6 +5,7 @@ import {
   type TestUser,
   createAuctionOverHttp,
   fetchAuction,
+  placeBid,
   signUpAndLogIn,
 } from '../../../testing/fixtures';
 import { type TestServer, startTestServer } from '../../../testing/test-server';
@@ -29,22 +30,6 @@ beforeAll(async () => {
 afterEach(() => closeProbes());
 afterAll(() => server.cleanup());
 
-interface Placed {
-  leading: boolean;
-  maxBid: number;
-  currentBid: number;
-  revision: number;
-  newBid: { _id: string };
-}
-
-const bid = async (user: TestUser, productId: string, bidAmount: number, maxBidAmount?: number) => {
-  const res = await user.client.post('/api/v1/bid/placeBid', {
-    json: { productId, bidAmount, ...(maxBidAmount === undefined ? {} : { maxBidAmount }) },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as Placed;
-};
-
 const detailAs = async (user: TestUser, auctionId: string): Promise<AuctionView> => {
   const res = await user.client.get(`/api/v1/auction/fetchSpecificAuction?auctionId=${auctionId}`);
   expect(res.status).toBe(200);
@@ -68,9 +53,9 @@ describe('proxy bids', () => {
     const watcher = await connect(server);
     await watch(watcher, { auctionId, afterRevision: 0 });
 
-    const first = await bid(alice, auctionId, 100, 377.77);
+    const first = await placeBid(alice, auctionId, 100, 377.77);
     expect(first).toMatchObject({ leading: true, maxBid: 377.77, currentBid: 100 });
-    const second = await bid(bob, auctionId, 150);
+    const second = await placeBid(bob, auctionId, 150);
     // Placed, but Alice's maximum answered it at once: $150 plus the $2.50 increment.
     expect(second).toMatchObject({ leading: false, currentBid: 152.5 });
 
@@ -112,9 +97,9 @@ describe('proxy bids', () => {
 
   it("bid one dollar over the rival's maximum on an auction created with the default rule", async () => {
     const auctionId = await createAuctionOverHttp(seller.client, { startingPrice: 100 });
-    const first = await bid(alice, auctionId, 100, 377.77);
-    expect(await bid(bob, auctionId, 150)).toMatchObject({ leading: false, currentBid: 151 });
-    const higher = await bid(bob, auctionId, 152, 1000);
+    const first = await placeBid(alice, auctionId, 100, 377.77);
+    expect(await placeBid(bob, auctionId, 150)).toMatchObject({ leading: false, currentBid: 151 });
+    const higher = await placeBid(bob, auctionId, 152, 1000);
     expect(higher).toMatchObject({ leading: true, currentBid: 378.77 });
     expect(await fetchAuction(server, auctionId)).toMatchObject({
       increments: 'one-dollar',
@@ -154,7 +139,7 @@ describe('proxy bids', () => {
 
   it('lets the leader raise the maximum privately: the price stays, watchers hear nothing of it', async () => {
     const auctionId = await createAuctionOverHttp(seller.client, { startingPrice: 100 });
-    const placed = await bid(alice, auctionId, 100, 200);
+    const placed = await placeBid(alice, auctionId, 100, 200);
     const watcher = await connect(server);
     await watch(watcher, { auctionId, afterRevision: placed.revision });
 
@@ -190,7 +175,7 @@ describe('proxy bids', () => {
     });
     expect(below.status).toBe(400);
     expect(below.body).toMatchObject({ message: 'Your maximum must be at least your bid' });
-    const placed = await bid(alice, auctionId, 100);
+    const placed = await placeBid(alice, auctionId, 100);
     const empty = await alice.client.put(`/api/v1/bid/editBid/${placed.newBid._id}`, { json: {} });
     expect(empty.status).toBe(400);
     expect(await fetchAuction(server, auctionId)).toMatchObject({ currentBid: 100, bidCount: 1 });
@@ -205,7 +190,7 @@ describe('reserve price', () => {
     });
     expect(await fetchAuction(server, auctionId)).toMatchObject({ reserve: 'not-met' });
     expect((await detailAs(seller, auctionId)).viewer).toMatchObject({ reservePrice: 432.1 });
-    await bid(alice, auctionId, 100, 500);
+    await placeBid(alice, auctionId, 100, 500);
     // Alice's maximum reaches the reserve: her bid jumps to it.
     const after = await fetchAuction(server, auctionId);
     expect(after).toMatchObject({ reserve: 'met', currentBid: 432.1 });
@@ -270,7 +255,7 @@ describe('Buy It Now', () => {
       reservePrice: 300,
       buyNowPrice: 500,
     });
-    const standing = await bid(alice, auctionId, 120);
+    const standing = await placeBid(alice, auctionId, 120);
     const race = await Promise.all(
       [alice, bob].map((buyer) =>
         buyer.client.post('/api/v1/bid/buyNow', { json: { productId: auctionId, price: 500 } }),
@@ -300,7 +285,7 @@ describe('Buy It Now', () => {
       startingPrice: 100,
       buyNowPrice: 250,
     });
-    await bid(alice, auctionId, 100);
+    await placeBid(alice, auctionId, 100);
     expect(await fetchAuction(server, auctionId)).toMatchObject({ buyNowPrice: null });
     const res = await bob.client.post('/api/v1/bid/buyNow', {
       json: { productId: auctionId, price: 250 },

@@ -5,6 +5,7 @@ import {
   type TestUser,
   createAuctionOverHttp,
   fetchAuction,
+  placeBid,
   signUpAndLogIn,
 } from '../../../testing/fixtures';
 import { type TestServer, startTestServer } from '../../../testing/test-server';
@@ -29,21 +30,6 @@ afterAll(() => server.cleanup());
 
 const bidder = (firstName: string) => signUpAndLogIn(server, { firstName, lastName: 'Bidder' });
 
-interface Placed {
-  leading: boolean;
-  currentBid: number;
-  auctionEndTime?: string;
-  newBid: { _id: string };
-}
-
-const bid = async (user: TestUser, productId: string, bidAmount: number, maxBidAmount?: number) => {
-  const res = await user.client.post('/api/v1/bid/placeBid', {
-    json: { productId, bidAmount, ...(maxBidAmount === undefined ? {} : { maxBidAmount }) },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as Placed;
-};
-
 const retract = (user: TestUser, bidId: string) =>
   user.client.delete(`/api/v1/bid/deleteBid/${bidId}`);
 
@@ -61,9 +47,9 @@ describe("a rival's secret maximum", () => {
   it('costs the prober: the bid its answer raised stays bound at that price', async () => {
     const [alice, bob] = await Promise.all([bidder('Alice'), bidder('Bob')]);
     const auctionId = await createAuctionOverHttp(seller.client, { startingPrice: 100 });
-    await bid(alice, auctionId, 100, 537.37);
+    await placeBid(alice, auctionId, 100, 537.37);
 
-    const probe = await bid(bob, auctionId, 102.5, 1e9);
+    const probe = await placeBid(bob, auctionId, 102.5, 1e9);
     // The answer shows Alice's maximum plus one step (of the auction's increment rule).
     expect(probe.leading).toBe(true);
     expect([538.37, 547.37]).toContain(probe.currentBid);
@@ -81,13 +67,13 @@ describe("a rival's secret maximum", () => {
   it('cannot be walked up to by a second account that then escapes', async () => {
     const [alice, shill] = await Promise.all([bidder('Alice'), bidder('Shill')]);
     const auctionId = await createAuctionOverHttp(seller.client, { startingPrice: 100 });
-    await bid(alice, auctionId, 100, 537.37);
+    await placeBid(alice, auctionId, 100, 537.37);
 
     // Each plain bid under her maximum is answered at once and raises her price...
-    const walk = await bid(shill, auctionId, 500);
+    const walk = await placeBid(shill, auctionId, 500);
     expect(walk.leading).toBe(false);
     // ...and once answered, the shill can take back neither that bid nor the one that overshoots.
-    const overshoot = await bid(shill, auctionId, 600);
+    const overshoot = await placeBid(shill, auctionId, 600);
     expect(overshoot.leading).toBe(true);
     expect(await retract(shill, overshoot.newBid._id)).toMatchObject(refusal(ANSWERED));
     expect(await retract(shill, walk.newBid._id)).toMatchObject(refusal(ANSWERED));
@@ -102,11 +88,11 @@ describe('the reserve', () => {
       startingPrice: 100,
       reservePrice: 4321.09,
     });
-    const low = await bid(prober, auctionId, 100);
+    const low = await placeBid(prober, auctionId, 100);
     expect(await detail(auctionId)).toMatchObject({ reserve: 'not-met' });
     expect((await retract(prober, low.newBid._id)).status).toBe(200);
 
-    const high = await bid(prober, auctionId, 5000);
+    const high = await placeBid(prober, auctionId, 5000);
     expect(await detail(auctionId)).toMatchObject({ reserve: 'met', currentBid: 5000 });
     expect(await retract(prober, high.newBid._id)).toMatchObject(refusal(ONCE));
     const after = await detail(auctionId);
@@ -122,7 +108,7 @@ describe('the reserve', () => {
       startingPrice: 100,
       reservePrice: 4321.09,
     });
-    const probe = await bid(prober, auctionId, 100, 1_000_000);
+    const probe = await placeBid(prober, auctionId, 100, 1_000_000);
     expect(probe.currentBid).toBe(4321.09);
     expect(await retract(prober, probe.newBid._id)).toMatchObject(refusal(ANSWERED));
     expect(await detail(auctionId)).toMatchObject({ reserve: 'met', currentBid: 4321.09 });
@@ -137,7 +123,7 @@ describe('bid-and-retract in a row', () => {
     let amount = 100;
     let last = '';
     for (let cycle = 0; cycle < 30; cycle++) {
-      last = (await bid(cycler, auctionId, amount)).newBid._id;
+      last = (await placeBid(cycler, auctionId, amount)).newBid._id;
       const res = await retract(cycler, last);
       statuses.push(res.status);
       if (cycle > 0) expect(res).toMatchObject(refusal(ONCE));
@@ -162,7 +148,7 @@ describe('soft close', () => {
       softClose: true,
     });
     const before = await detail(auctionId);
-    const placed = await bid(holder, auctionId, 100);
+    const placed = await placeBid(holder, auctionId, 100);
     const moved = placed.auctionEndTime ?? '';
     expect(Date.parse(moved)).toBeGreaterThan(Date.parse(before.auctionEndTime));
 
@@ -180,7 +166,7 @@ describe('soft close', () => {
       endsInMs: 8_000,
       softClose: true,
     });
-    const placed = await bid(holder, auctionId, 100);
+    const placed = await placeBid(holder, auctionId, 100);
     const later = new Date(Date.now() + 2 * 86_400_000).toISOString();
     const edit = await seller.client.patch(`/api/v1/auction/editAuction/${auctionId}`, {
       json: { auctionEndTime: later },
@@ -194,11 +180,11 @@ describe('the five minutes of grace', () => {
   it('let a bidder take back a typo at once, and not once they have passed', async () => {
     const [typo, late] = await Promise.all([bidder('Typo'), bidder('Late')]);
     const auctionId = await createAuctionOverHttp(seller.client, { startingPrice: 100 });
-    const slip = await bid(typo, auctionId, 1000);
+    const slip = await placeBid(typo, auctionId, 1000);
     expect((await retract(typo, slip.newBid._id)).status).toBe(200);
     expect((await detail(auctionId)).currentBid).toBe(0);
 
-    const kept = await bid(late, auctionId, 100);
+    const kept = await placeBid(late, auctionId, 100);
     shift = 5 * 60_000 + 1000;
     expect(await retract(late, kept.newBid._id)).toMatchObject(refusal(GRACE));
     expect((await detail(auctionId)).bids.map((b) => b._id)).toEqual([kept.newBid._id]);
@@ -209,8 +195,8 @@ describe('account deletion', () => {
   it('takes back even a bid the rules bind, and shows it retracted', async () => {
     const [alice, leaver] = await Promise.all([bidder('Alice'), bidder('Leaver')]);
     const auctionId = await createAuctionOverHttp(seller.client, { startingPrice: 100 });
-    await bid(alice, auctionId, 100, 537.37);
-    const bound = await bid(leaver, auctionId, 102.5, 1e9);
+    await placeBid(alice, auctionId, 100, 537.37);
+    const bound = await placeBid(leaver, auctionId, 102.5, 1e9);
     expect(await retract(leaver, bound.newBid._id)).toMatchObject(refusal(ANSWERED));
 
     const deleted = await leaver.client.delete('/api/v1/user/delete-account');

@@ -5,6 +5,7 @@ import {
   type TestUser,
   createAuctionOverHttp,
   fetchAuction,
+  placeBid,
   sellerAliceBob,
 } from '../../../testing/fixtures';
 import { JumpingClock } from '../../../testing/jumping-clock';
@@ -24,12 +25,6 @@ afterAll(() => server.cleanup());
 
 const TWO_MINUTES = 2 * 60_000;
 
-const bid = async (user: TestUser, productId: string, bidAmount: number) => {
-  const res = await user.client.post('/api/v1/bid/placeBid', { json: { productId, bidAmount } });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as { auctionEndTime?: string; revision: number };
-};
-
 const detail = (auctionId: string): Promise<AuctionView> => fetchAuction(server, auctionId);
 
 describe('soft close', () => {
@@ -47,7 +42,7 @@ describe('soft close', () => {
     await watch(watcher, { auctionId, afterRevision: before.revision });
 
     const sentAt = Date.now();
-    const placed = await bid(alice, auctionId, 100);
+    const placed = await placeBid(alice, auctionId, 100);
     const moved = Date.parse(placed.auctionEndTime ?? '');
     expect(moved).toBeGreaterThan(Date.parse(before.auctionEndTime));
     expect(moved).toBeGreaterThanOrEqual(sentAt + TWO_MINUTES);
@@ -69,7 +64,7 @@ describe('soft close', () => {
       setTimeout(resolve, Date.parse(before.auctionEndTime) - Date.now() + 500),
     );
     expect((await detail(auctionId)).status).toBe('Live');
-    const later = await bid(bob, auctionId, 101);
+    const later = await placeBid(bob, auctionId, 101);
     expect(Date.parse(later.auctionEndTime ?? '')).toBeGreaterThan(moved);
   }, 40_000);
 
@@ -78,13 +73,13 @@ describe('soft close', () => {
       endsInMs: 10 * 60_000,
       softClose: true,
     });
-    expect((await bid(alice, far, 100)).auctionEndTime).toBeUndefined();
+    expect((await placeBid(alice, far, 100)).auctionEndTime).toBeUndefined();
     expect(await detail(far)).toMatchObject({ extended: false });
 
     const off = await createAuctionOverHttp(seller.client, { endsInMs: 8_000, softClose: false });
     const view = await detail(off);
     expect(view.softClose).toBeNull();
-    expect((await bid(alice, off, 100)).auctionEndTime).toBeUndefined();
+    expect((await placeBid(alice, off, 100)).auctionEndTime).toBeUndefined();
     expect((await detail(off)).auctionEndTime).toBe(view.auctionEndTime);
   });
 

@@ -1,6 +1,11 @@
 import type { EventStore, RecordedEvent } from '@auction/engine';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createAuctionOverHttp, signUpAndLogIn, type TestUser } from '../../../testing/fixtures';
+import {
+  type TestUser,
+  createAuctionOverHttp,
+  placeBid,
+  signUpAndLogIn,
+} from '../../../testing/fixtures';
 import { type TestResponse, type TestServer, startTestServer } from '../../../testing/test-server';
 
 let server: TestServer;
@@ -124,8 +129,7 @@ describe('a deletion cut short after the account was closed', () => {
       const [owner, leaver] = await Promise.all([signUpAndLogIn(first), signUpAndLogIn(first)]);
       const theirs = await createAuctionOverHttp(owner.client);
       await createAuctionOverHttp(leaver.client);
-      const bid = { productId: theirs, bidAmount: 150 };
-      expect((await leaver.client.post('/api/v1/bid/placeBid', { json: bid })).status).toBe(201);
+      await placeBid(leaver, theirs, 150);
 
       // The read models fail to answer once the account is closed: the deletion stops there.
       vi.spyOn(first.deps.read, 'find').mockRejectedValue(new Error('read store down'));

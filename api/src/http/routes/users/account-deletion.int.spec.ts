@@ -5,6 +5,8 @@ import {
   signUpAndLogIn,
   createAuctionOverHttp,
   fetchAuction,
+  placeBid,
+  waitForStatus,
 } from '../../../testing/fixtures';
 import {
   PNG_1X1,
@@ -23,12 +25,6 @@ const createAuction = (client: TestClient, endsInMs = 86_400_000): Promise<strin
   createAuctionOverHttp(client, { title: 'Rocking chair', endsInMs, softClose: false });
 
 const detail = (auctionId: string): Promise<AuctionView> => fetchAuction(server, auctionId);
-
-const bid = async (client: TestClient, productId: string, bidAmount: number) => {
-  const res = await client.post('/api/v1/bid/placeBid', { json: { productId, bidAmount } });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.newBid._id as string;
-};
 
 const logIn = async (email: string, password: string) => {
   const client = server.client();
@@ -77,17 +73,13 @@ describe('DELETE /user/delete-account', () => {
     [seller, bidder] = await Promise.all([signUpAndLogIn(server), signUpAndLogIn(server)]);
 
     ownAuction = await createAuction(victim);
-    await bid(bidder.client, ownAuction, 150);
+    await placeBid(bidder.client, ownAuction, 150);
     liveAuction = await createAuction(seller.client);
-    await bid(bidder.client, liveAuction, 150);
-    await bid(victim, liveAuction, 200);
+    await placeBid(bidder.client, liveAuction, 150);
+    await placeBid(victim, liveAuction, 200);
     closedAuction = await createAuction(seller.client, 2000);
-    closedBid = await bid(victim, closedAuction, 120);
-    const deadline = Date.now() + 15_000;
-    while ((await detail(closedAuction)).status !== 'Sold') {
-      if (Date.now() > deadline) throw new Error('the auction was not closed within 15 s');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    closedBid = (await placeBid(victim, closedAuction, 120)).newBid._id;
+    await waitForStatus(server, closedAuction, 'Sold');
     expect(await server.deps.images.list()).toContain(imageUrl);
 
     response = await victim.delete('/api/v1/user/delete-account');
@@ -166,7 +158,7 @@ describe('a deletion that fails midway', () => {
     const [leaver, bidder] = await Promise.all([signUpAndLogIn(server), signUpAndLogIn(server)]);
     const auctionId = await createAuction(leaver.client);
     const otherAuction = await createAuction(bidder.client);
-    await bid(leaver.client, otherAuction, 300);
+    await placeBid(leaver.client, otherAuction, 300);
 
     const erase = vi.spyOn(server.deps.accounts, 'erase').mockImplementationOnce(() => {
       throw new Error('disk full');

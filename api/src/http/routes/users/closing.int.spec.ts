@@ -1,6 +1,12 @@
 import type { AuctionView } from '@auction/contracts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type TestUser, signUpAndLogIn, fetchAuction } from '../../../testing/fixtures';
+import {
+  type TestUser,
+  fetchAuction,
+  placeBid,
+  signUpAndLogIn,
+  waitForStatus,
+} from '../../../testing/fixtures';
 import { PNG_1X1, type TestServer, startTestServer } from '../../../testing/test-server';
 
 let server: TestServer;
@@ -13,14 +19,6 @@ let losingBidId: string;
 let imageUrl: string;
 
 const detail = (): Promise<AuctionView> => fetchAuction(server, auctionId);
-
-const bid = async (user: TestUser, bidAmount: number) => {
-  const res = await user.client.post('/api/v1/bid/placeBid', {
-    json: { productId: auctionId, bidAmount },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.newBid._id as string;
-};
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -46,14 +44,9 @@ beforeAll(async () => {
   auctionId = created.body.auction._id;
   imageUrl = created.body.auction.image.url;
 
-  losingBidId = await bid(loser, 150);
-  winningBidId = await bid(winner, 175.5);
-
-  const deadline = Date.now() + 15_000;
-  while ((await detail()).status !== 'Sold') {
-    if (Date.now() > deadline) throw new Error('the auction was not closed within 15 s');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  losingBidId = (await placeBid(loser, auctionId, 150)).newBid._id;
+  winningBidId = (await placeBid(winner, auctionId, 175.5)).newBid._id;
+  await waitForStatus(server, auctionId, 'Sold');
 }, 30_000);
 afterAll(() => server.cleanup());
 

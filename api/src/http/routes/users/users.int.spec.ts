@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestUser, signUpAndLogIn, createAuctionOverHttp } from '../../../testing/fixtures';
+import {
+  type TestUser,
+  createAuctionOverHttp,
+  placeBid,
+  signUpAndLogIn,
+} from '../../../testing/fixtures';
 import { type TestServer, startTestServer } from '../../../testing/test-server';
 
 let server: TestServer;
@@ -19,12 +24,6 @@ afterAll(() => server.cleanup());
 
 const createAuction = (title: string, endsInMs = 86_400_000): Promise<string> =>
   createAuctionOverHttp(seller.client, { title, endsInMs });
-
-const bid = async (user: TestUser, productId: string, bidAmount: number) => {
-  const res = await user.client.post('/api/v1/bid/placeBid', { json: { productId, bidAmount } });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.newBid._id as string;
-};
 
 describe('guests', () => {
   it.each([
@@ -73,7 +72,8 @@ describe('GET /user/profile', () => {
     const first = await createAuction('Gramophone');
     const second = await createAuction('Sextant');
     const amounts = [110, 120, 130, 140, 150, 160];
-    for (const amount of amounts) await bid(bidder, amount % 20 === 0 ? first : second, amount);
+    for (const amount of amounts)
+      await placeBid(bidder, amount % 20 === 0 ? first : second, amount);
 
     const sellerProfile = (await seller.client.get('/api/v1/user/profile')).body.data;
     expect(sellerProfile.statistics).toMatchObject({
@@ -102,9 +102,9 @@ describe('GET /user/profile', () => {
 describe('GET /user/history', () => {
   it('lists entries newest first, filtered by type and limited', async () => {
     const auctionId = await createAuction('Music box');
-    const low = await bid(newcomer, auctionId, 100);
-    await bid(bidder, auctionId, 105);
-    const top = await bid(newcomer, auctionId, 200);
+    const low = (await placeBid(newcomer, auctionId, 100)).newBid._id;
+    await placeBid(bidder, auctionId, 105);
+    const top = (await placeBid(newcomer, auctionId, 200)).newBid._id;
 
     const all = await newcomer.client.get('/api/v1/user/history');
     expect(all.status).toBe(200);
@@ -134,7 +134,7 @@ describe('GET /user/history', () => {
 
   it('defaults to 20 entries', async () => {
     const auctionId = await createAuction('Typewriter');
-    for (let i = 0; i < 21; i++) await bid(bidder, auctionId, 300 + 10 * i);
+    for (let i = 0; i < 21; i++) await placeBid(bidder, auctionId, 300 + 10 * i);
     expect((await bidder.client.get('/api/v1/user/history')).body.history).toHaveLength(20);
     const many = await bidder.client.get('/api/v1/user/history?limit=100');
     expect(many.body.history.length).toBeGreaterThan(21);

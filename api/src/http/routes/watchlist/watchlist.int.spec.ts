@@ -6,6 +6,7 @@ import {
   type TestUser,
   createAuctionOverHttp,
   fetchAuction,
+  placeBid,
   sellerAliceBob,
   signUpAndLogIn,
   settled,
@@ -243,15 +244,9 @@ describe('notifications to watchers', () => {
     });
     expect((await watch(erin, auctionId)).status).toBe(200);
     expect((await watch(frank, auctionId)).status).toBe(200);
-    const bid = async (user: TestUser, bidAmount: number) => {
-      const res = await user.client.post('/api/v1/bid/placeBid', {
-        json: { productId: auctionId, bidAmount },
-      });
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
-    };
-    await bid(frank, 100);
-    await bid(alice, 200);
-    await bid(frank, 300);
+    await placeBid(frank, auctionId, 100);
+    await placeBid(alice, auctionId, 200);
+    await placeBid(frank, auctionId, 300);
     await server.deps.runner.waitFor((await server.deps.events.headPosition()) ?? 0);
     const extended = (list: { message: string }[]) =>
       list.filter((n) => n.message.startsWith('A late bid extended'));
@@ -275,10 +270,7 @@ describe('notifications to watchers', () => {
     });
     expect((await watch(gina, auctionId)).status).toBe(200);
     expect((await watch(hank, auctionId)).status).toBe(200);
-    const res = await hank.client.post('/api/v1/bid/placeBid', {
-      json: { productId: auctionId, bidAmount: 150 },
-    });
-    expect(res.status).toBe(201);
+    await placeBid(hank, auctionId, 150);
     const told = await eventually(
       () => notifications(gina),
       (list) => list.some((n) => n.message.includes('has ended')),
