@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { Map as ImmutableMap } from 'immutable';
-import type { AuctionStatus } from '@auction/contracts';
+import { type AuctionStatus, summaryChange } from '@auction/contracts';
 import type { OutcomeBid } from '../command-bus/command-bus';
 import {
   type CommittedCommand,
@@ -22,7 +22,8 @@ import type { StoredSnapshot } from '../event-store/snapshot-store';
 const FORMAT = 5;
 
 /**
- * What the snapshot's meaning depends on: its layout, the fold (`evolve`), what the dedup record
+ * What the snapshot's meaning depends on: its layout, the fold (`evolve` and the shared
+ * `summaryChange`), what the dedup record
  * keeps, and the state's fields. A snapshot written by code where any of them differs has another
  * version and is ignored, so the actor folds the stream. The fingerprint catches an edit to these
  * functions' own text that forgot to bump `FORMAT`; it is a second guard, not the first.
@@ -31,6 +32,7 @@ export const SNAPSHOT_VERSION = `${FORMAT}:${hash(
   'sha256',
   [
     evolve.toString(),
+    summaryChange.toString(),
     learnEvent.toString(),
     committedCommand.toString(),
     enteredBid.toString(),

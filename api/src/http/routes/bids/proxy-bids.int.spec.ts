@@ -111,9 +111,9 @@ describe('proxy bids', () => {
 
   it('answers an edit with the bid as the auction then shows it: automatic only when the edit called an automatic bid for it', async () => {
     const auctionId = await createAuctionOverHttp(seller.client, { startingPrice: 100 });
-    const alices = await bid(alice, auctionId, 100, 300);
+    const alices = await placeBid(alice, auctionId, 100, 300);
     // Alice's maximum answers Bob at once: an automatic bid sets her amount.
-    const bobs = await bid(bob, auctionId, 150);
+    const bobs = await placeBid(bob, auctionId, 150);
     const edit = async (user: TestUser, bidId: string, json: object) => {
       const res = await user.client.put(`/api/v1/bid/editBid/${bidId}`, { json });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
