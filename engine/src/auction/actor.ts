@@ -160,31 +160,10 @@ export const emptySnapshot = (streamId: string): Snapshot => ({
 });
 
 /**
- * One auction's single writer. Commands are decided in arrival order against the speculative
- * state (committed + everything decided since); while one batch is being appended, the next
- * accumulates, and goes out as one append when the first commits (group commit). Callers are
- * answered only once their batch is committed.
- *
- * A redelivered command (same command id) has its effect once: if the id is committed in the
- * stream, the caller gets the original outcome (re-read from the store, never decided again); if
- * it is queued or being appended, the caller waits for the first delivery's outcome or failure.
- * The actor learns the committed ids from its stream on load, on its own commits and on every
- * re-read (another writer's commands included). See `command-dedup.ts` for what is kept and what
- * is not deduplicated (refusals, no-ops).
- *
- * Another writer (another node, or an actor this process dropped) shows up as a conflict: an
- * append at a wrong expected revision, or one whose event ids the store already holds elsewhere
- * (the other writer committed some of these very commands). A conflict re-reads the stream,
- * answers the commands found in it with their original outcomes and re-decides the rest.
- * Refusals and no-ops write nothing, so no append confirms the state they were decided on: a
- * batch of only those reads the stream's head before answering, and a moved head is a conflict
- * (a stale actor must not refuse a command another node committed, nor refuse on a state the
- * stream has left). A batch that also appends reads the head after its append when it holds any
- * refusal or no-op, because an idempotent store answers an append whose events it already holds in
- * place (the other node decided the same commands on the same state) with success, writing
- * nothing: if the stream went on, its refusals and no-ops are re-decided (or answered from the
- * stream). Such a refusal may still have been decided on a state the other node had just left
- * when it arrived; it is never one of a command committed before it is answered.
+ * One auction's single writer: decides commands in arrival order against the speculative state and
+ * appends each batch as one group, answering callers only once it commits. A redelivered command
+ * gets its original outcome; another writer shows up as a conflict, which re-reads the stream and
+ * re-decides. Why refusals and no-ops check the stream's head: the README's "Actor".
  */
 export class AuctionActor {
   readonly streamId: string;

@@ -10,26 +10,11 @@ import type { RecordedEvent } from '../event-store/event-store';
 import type { AuctionState, BidState } from './decider-types';
 
 /**
- * Exactly-once effect for redelivered commands (a retry with the same command id: through this
- * process, another node, or after a handoff reloaded the actor from the store).
- *
- * The stream is the record: every event's metadata carries the `commandId` of the command that
- * wrote it, and one command's events are sealed and appended together, so they are one contiguous
- * run of revisions. Per command id that wrote events the actor keeps a `CommittedCommand`: the
- * revision range of its events, the position its caller was answered with, the three fields of
- * the state right after it and, for a bidding command, its bid (`OutcomeBid`). The events
- * themselves are not kept: a duplicate re-reads that range, which the store never changes. So
- * memory is one small record per command with events: about 175 bytes with a UUID id, and some
- * 105 more for a bid, which shares its strings with the state (measured over 100k records; a 100k-bid
- * auction holds some 28 MB, the order of what its state keeps per bid), for as long as the actor
- * is in memory (the registry drops idle actors); a reload rebuilds it from the stream. There is no window or cap on purpose: a bound
- * would make exactly-once depend on how late a redelivery comes.
- *
- * Not in the stream, so not remembered once answered: commands decided to no events (idempotent
- * no-ops such as a second `CloseAuction`: deciding them again changes nothing either, though the
- * answer carries the revision of that moment) and refusals (a retried refused command is decided
- * again, against the state of its arrival). A command of a failed append was not committed: its
- * retry is decided afresh.
+ * Exactly-once effect for redelivered commands. The stream is the record (each event carries its
+ * command id), so per committed command the actor keeps only its revision range, the state after
+ * it and its bid: about 175 bytes, plus 105 for a bid, with no cap on purpose (a bound would make
+ * exactly-once depend on how late a retry comes). Refusals and no-ops are decided again. More: the
+ * README's "Exactly-once effect".
  */
 export interface CommittedCommand {
   /** Revision of the command's first event. */

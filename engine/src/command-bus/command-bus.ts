@@ -64,15 +64,9 @@ export type CommandOutcome =
   | { readonly ok: false; readonly auctionId: string; readonly rejection: Rejection };
 
 /**
- * The one way to change an auction. Domain refusals resolve as `ok: false`; infrastructure failures
- * (store down, shutdown) reject the promise with a `DomainError` of code `UNAVAILABLE`.
- *
- * The command id (`metadata.commandId`) is the command's idempotency key, so a transport that
- * delivers at least once can redeliver freely: a command whose events are committed is answered
- * with its original outcome (same events, revision and state after it; see `position`) and
- * appends nothing, whichever node or actor committed it; one still being appended is answered with
- * the first delivery's outcome or failure. What the stream does not hold is decided again: a
- * refused command, a no-op (already idempotent), a command whose append failed.
+ * The one way to change an auction. Refusals resolve as `ok: false`; infrastructure failures reject
+ * with `UNAVAILABLE`. The command id is the idempotency key: a transport may redeliver freely, and a
+ * committed command is answered with its original outcome, whichever node committed it.
  */
 export interface CommandBus {
   send(command: AuctionCommand): Promise<CommandOutcome>;

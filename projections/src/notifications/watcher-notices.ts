@@ -4,13 +4,9 @@ import type { RecordedEvent, UnitOfWork } from '../runner/projection';
 import { asWatchlistEvent, deletedAccountOf } from '../watchlist/watchlist-events';
 
 /**
- * Notifications for watchers (the watchlist, issue 16), kept by the `notifications` read model
- * with its own copy of who watches what (`notifications_watchers`, `_id` = `${auctionId}:${userId}`),
- * so it rebuilds alone. Watchers hear when the auction is about to end (`AuctionEndingSoon`), when
- * a late bid first extends it (soft close: the first `BidPlaced`/`BidEdited` that carries `endsAt`,
- * once per auction), and when it ends (sold, without a winner, cancelled). These notices come after
- * the auction's own (seller, bidders, winner): a notification's id is `${event id}:${user id}`, so
- * someone who already hears of the event another way (the winner, the outbid leader) is not told twice.
+ * Watchers' notices, from the `notifications` model's own copy of who watches what, so it rebuilds
+ * alone: ending soon, first extended, ended. A notice's id is `${event id}:${user id}`, so someone
+ * already told of the event as seller, bidder or winner is not told twice. See docs/watchlist.md.
  */
 export const watchersCollection = {
   name: 'notifications_watchers',
