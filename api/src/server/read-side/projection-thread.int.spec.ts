@@ -133,6 +133,8 @@ describe('the projections’ thread', () => {
     // Health does not wait for it: the positions it last told, and why.
     const status = await started.deps.runner.status();
     expect(status[0]?.error).toMatch(/did not answer within/);
+    // Nor does it keep the question: a stuck thread polled by health holds nothing more.
+    expect(thread.unanswered).toBe(0);
     const before = Date.now();
     await started.close();
     const took = Date.now() - before;

@@ -133,15 +133,9 @@ export class ProjectionThread implements ReadModels {
     let error = this.stopping ? undefined : 'The read models’ thread is starting';
     if (this.worker) {
       // A thread held by a long batch (or stuck) answers late: health does not wait for it.
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<undefined>((resolve) => {
-        timer = setTimeout(() => resolve(undefined), STATUS_WAIT_MS);
-      });
-      const status = await Promise.race([
-        this.request((id) => ({ type: 'status', id })).catch(() => undefined),
-        late,
-      ]);
-      clearTimeout(timer);
+      const status = await this.request((id) => ({ type: 'status', id }), STATUS_WAIT_MS).catch(
+        () => undefined,
+      );
       if (status) return status;
       error = `The read models’ thread did not answer within ${STATUS_WAIT_MS} ms`;
     }
@@ -213,14 +207,39 @@ export class ProjectionThread implements ReadModels {
     this.worker?.postMessage(message);
   }
 
-  private request(message: (id: number) => ToThread): Promise<ProjectionStatus[] | undefined> {
+  /** Asks the thread; after `waitMs` (if given) answers undefined and forgets the request. */
+  private request(
+    message: (id: number) => ToThread,
+    waitMs?: number,
+  ): Promise<ProjectionStatus[] | undefined> {
     const worker = this.worker;
     if (!worker) return Promise.reject(new Error('The read models’ thread is not running'));
     const id = ++this.nextId;
     return new Promise((resolve, reject) => {
-      this.requests.set(id, { resolve, reject });
+      const timer =
+        waitMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              this.requests.delete(id);
+              resolve(undefined);
+            }, waitMs);
+      this.requests.set(id, {
+        resolve: (status) => {
+          clearTimeout(timer);
+          resolve(status);
+        },
+        reject: (error: Error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      });
       worker.postMessage(message(id));
     });
+  }
+
+  /** Requests sent to the thread and not yet answered, failed or given up on. */
+  get unanswered(): number {
+    return this.requests.size;
   }
 
   private spawn(): void {
