@@ -94,6 +94,14 @@ export interface ReadStore {
    * then leaves documents that a rebuild from the start replays over harmlessly).
    */
   reset(projection: string, collections: readonly string[]): Promise<void>;
+  /**
+   * Optional: readies `collections`, empty and written by this store's one writer, for a load of
+   * many documents (a rebuild or a lost read store caught up from the start): the store may stop
+   * maintaining their secondary indexes and defer durability until `end`, which builds what was
+   * deferred. Queries still answer the same meanwhile, only slower. Without it, a catch-up writes
+   * as the live path does.
+   */
+  beginBulkLoad?(collections: readonly string[]): Promise<BulkLoad>;
   /** Writes a document outside any projection (state the API owns, e.g. notification cursors). */
   upsert(collection: string, doc: Doc): Promise<void>;
   /** Deletes a document outside any projection. */
@@ -108,6 +116,12 @@ export interface ReadStore {
   /** Frees the lease `name` at once if `holder` holds it; otherwise changes nothing. */
   releaseLease(name: string, holder: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A bulk load in progress (`ReadStore.beginBulkLoad`). */
+export interface BulkLoad {
+  /** Builds what the load deferred (indexes, durability); called once, also after a failure. */
+  end(): Promise<void>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { openSqlite } from './sqlite-connection';
 import {
+  type BulkLoad,
   indexesOf,
   reservedCollectionNames,
   type CollectionSpec,
@@ -86,6 +87,13 @@ const checkCollectionName = (name: string): string => {
 const table = (collection: string) => `"rm_${checkName(collection)}"`;
 const column = (field: string) => `"ix_${checkName(field)}"`;
 
+/** The store's durability outside bulk loads: read models are rebuilt from the event log. */
+const SYNCHRONOUS = 'NORMAL';
+
+/** The indexes a collection declares, by the name the store gives them. */
+const wantedIndexes = (spec: CollectionSpec): Map<string, readonly string[]> =>
+  new Map(indexesOf(spec).map((fields) => [`rm_${spec.name}(${fields.join(',')})`, fields]));
+
 const toIndexValue = (value: unknown): IndexValue => {
   if (value === undefined || value === null) return null;
   if (typeof value === 'boolean') return value ? 1 : 0;
@@ -106,11 +114,13 @@ export class SqliteReadStore implements ReadStore {
   private readonly specs = new Map<string, CollectionSpec>();
   private readonly statements = new Map<string, Database.Statement>();
   private readonly puts = new Map<string, Put>();
+  /** Bulk loads in progress (`beginBulkLoad`): while any is, commits do not wait for the disk. */
+  private bulkLoads = 0;
 
   constructor(options: SqliteReadStoreOptions) {
     // Read models are rebuilt from the event log, so NORMAL durability is enough.
     this.db = openSqlite(options.filename, {
-      synchronous: 'NORMAL',
+      synchronous: SYNCHRONOUS,
       cacheMiB: 64,
       walAutocheckpoint: 10_000,
     });
@@ -147,25 +157,49 @@ export class SqliteReadStore implements ReadStore {
           }
         }
         // The declared indexes, and none of ours that is no longer declared (each costs writes).
-        const wanted = new Map(
-          indexesOf(spec).map((fields) => [`rm_${spec.name}(${fields.join(',')})`, fields]),
-        );
-        const built = (this.db.prepare(`PRAGMA index_list(${t})`).all() as { name: string }[]).map(
-          (index) => index.name,
-        );
-        for (const name of built) {
-          if (name.startsWith(`rm_${spec.name}(`) && !wanted.has(name))
-            this.db.exec(`DROP INDEX "${name}"`);
-        }
-        for (const [name, fields] of wanted) {
-          this.db.exec(
-            `CREATE INDEX IF NOT EXISTS "${name}" ON ${t} (${fields.map(column).join(', ')})`,
-          );
-        }
+        this.dropIndexes(spec, wantedIndexes(spec));
+        this.createIndexes(spec);
         this.specs.set(spec.name, spec);
         this.puts.delete(`put:${spec.name}`);
         this.puts.delete(`upsert:${spec.name}`);
       }
+    });
+  }
+
+  /**
+   * A load into empty collections (a rebuild, a lost read store): their secondary indexes are
+   * dropped and built once at `end` (sorting every row once costs far less than keeping each index
+   * in order through every insert), and the connection commits with `synchronous = OFF` until the
+   * last load ends (what it commits reaches the disk at the operating system's pace; a crash of
+   * the process loses nothing committed, a crash of the machine may damage the file: the read
+   * models are derived data, rebuilt by deleting it). Queries answer the same meanwhile, by scans.
+   * The indexes of a load cut short (the process stopped) are built by the next
+   * `ensureCollections`, at the next start.
+   */
+  beginBulkLoad(collections: readonly string[]): Promise<BulkLoad> {
+    return attempt(() => {
+      const specs = collections.map((name) => this.spec(name));
+      this.db.transaction(() => {
+        for (const spec of specs) this.dropIndexes(spec, new Map());
+      })();
+      if (this.bulkLoads++ === 0) this.db.pragma('synchronous = OFF');
+      let ended = false;
+      return {
+        end: () =>
+          attempt(() => {
+            if (ended) return;
+            ended = true;
+            try {
+              for (const spec of specs) this.createIndexes(spec);
+            } finally {
+              if (--this.bulkLoads === 0) {
+                this.db.pragma(`synchronous = ${SYNCHRONOUS}`);
+                // What the load committed reaches the disk before the store answers as durable.
+                if (this.db.open) this.db.pragma('wal_checkpoint(PASSIVE)');
+              }
+            }
+          }),
+      };
     });
   }
 
@@ -315,6 +349,28 @@ export class SqliteReadStore implements ReadStore {
     return attempt(() => {
       this.db.close();
     });
+  }
+
+  /** Drops the indexes of ours on the collection that are not in `keep`. */
+  private dropIndexes(spec: CollectionSpec, keep: ReadonlyMap<string, unknown>): void {
+    const t = table(spec.name);
+    const built = (this.db.prepare(`PRAGMA index_list(${t})`).all() as { name: string }[]).map(
+      (index) => index.name,
+    );
+    for (const name of built) {
+      if (name.startsWith(`rm_${spec.name}(`) && !keep.has(name))
+        this.db.exec(`DROP INDEX "${name}"`);
+    }
+  }
+
+  /** Builds the collection's declared indexes that are missing. */
+  private createIndexes(spec: CollectionSpec): void {
+    const t = table(spec.name);
+    for (const [name, fields] of wantedIndexes(spec)) {
+      this.db.exec(
+        `CREATE INDEX IF NOT EXISTS "${name}" ON ${t} (${fields.map(column).join(', ')})`,
+      );
+    }
   }
 
   private put(collection: string, doc: Doc, guarded: boolean): void {

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteEventStore } from '@auction/engine';
@@ -171,6 +172,97 @@ describe('a catch-up over an empty read store', () => {
     await applyBatch(store, specs, catalog, history());
     // Without a pace, the embedded store answers at once: no turn before the batch is committed.
     expect(turns).toBe(1);
+  });
+});
+
+/** The indexes of ours in a SQLite read store's file, with their definitions. */
+const indexesIn = (filename: string): string[] => {
+  const db = new Database(filename, { readonly: true });
+  try {
+    return (
+      db
+        .prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name LIKE 'rm_%(%'")
+        .all() as { sql: string }[]
+    )
+      .map((row) => row.sql)
+      .sort();
+  } finally {
+    db.close();
+  }
+};
+
+describe('a catch-up over an empty SQLite read store, as a bulk load', () => {
+  const append = async (part: readonly RecordedEvent[]) => {
+    for (const e of part) {
+      await events.append(
+        e.streamId,
+        [{ id: e.id, type: e.type, data: e.data, metadata: e.metadata }],
+        'any',
+      );
+    }
+  };
+
+  it('keeps no index while it loads, and ends with every index and document of a live build', async () => {
+    const all = history();
+    const live = sqlite('live.sqlite');
+    const liveRunner = runner(live, { batchSize: 2 });
+    await liveRunner.start();
+    await append(all);
+    await liveRunner.waitFor((await events.headPosition()) ?? 0);
+
+    const freshFile = join(dir, 'bulk.sqlite');
+    const fresh = sqlite('bulk.sqlite');
+    const duringLoad: string[][] = [];
+    const bulk = new ProjectionRunner({
+      source: events,
+      store: fresh,
+      projections: allProjections,
+      catchUpBatchSize: 5,
+      bulkLoadEvents: 1,
+      onCommitted: (projection) => {
+        if (projection === 'catalog') duringLoad.push(indexesIn(freshFile));
+      },
+    });
+    closing.push({ close: () => bulk.stop() });
+    await bulk.start();
+    expect(duringLoad.length).toBeGreaterThan(1);
+    for (const indexes of duringLoad) expect(indexes).toEqual([]);
+    expect(indexesIn(freshFile)).toEqual(indexesIn(join(dir, 'live.sqlite')));
+    expect(await dumpAll(fresh)).toEqual(await dumpAll(live));
+  });
+
+  it('a load cut short leaves its indexes to the next start, and queries answer the same without them', async () => {
+    await append(history());
+    const filename = join(dir, 'cut.sqlite');
+    const specs = allProjections.flatMap((p) => p.collections);
+    const first = new SqliteReadStore({ filename });
+    await first.ensureCollections(specs);
+    const expected = indexesIn(filename);
+    const load = await first.beginBulkLoad(specs.map((c) => c.name));
+    expect(indexesIn(filename)).toEqual([]);
+    const catalog = allProjections.filter((p) => p.name === 'catalog');
+    const apply = new ProjectionRunner({ source: events, store: first, projections: catalog });
+    await apply.start();
+    await apply.stop();
+    const scanned = await first.find('catalog_bids', {
+      where: { auctionId: 'a1', retracted: false },
+      orderBy: [{ field: 'amount', direction: 'desc' }],
+    });
+    expect(scanned.map((bid) => bid._id)).toEqual(['b5', 'b1']);
+    // The process ends here: `end` never runs.
+    void load;
+    await first.close();
+    const next = sqlite('cut.sqlite');
+    await next.ensureCollections(specs);
+    expect(indexesIn(filename)).toEqual(expected);
+    expect(
+      (
+        await next.find('catalog_bids', {
+          where: { auctionId: 'a1', retracted: false },
+          orderBy: [{ field: 'amount', direction: 'desc' }],
+        })
+      ).map((bid) => bid._id),
+    ).toEqual(['b5', 'b1']);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { CollectionSpec, ReadStore, Write } from '../read-store/read-store';
+import type { BulkLoad, CollectionSpec, ReadStore, Write } from '../read-store/read-store';
 import type { RecordedEvent, Projection } from './projection';
 import { DocumentCache } from './document-cache';
 import { BatchUnitOfWork } from './unit-of-work';
@@ -62,6 +62,12 @@ export interface RunnerOptions {
    * each applied in memory and committed in bulk (default 10,000).
    */
   readonly catchUpBatchSize?: number;
+  /**
+   * A catch-up of at least this many events into empty collections, without a lease, is a bulk
+   * load where the store offers one (`ReadStore.beginBulkLoad`); default 5,000 (below it, dropping
+   * and building the indexes again costs more than it saves).
+   */
+  readonly bulkLoadEvents?: number;
   /** Wait before resubscribing after a failed batch. */
   readonly retryMs?: number;
   /**
@@ -124,6 +130,8 @@ const DEFAULT_CATCH_UP_BATCH = 10_000;
 /** Documents each projection keeps between batches (`RunnerOptions.documentCacheSize`). */
 const DEFAULT_DOCUMENT_CACHE = 2000;
 const DEFAULT_FOLLOW_POLL_MS = 50;
+/** The smallest catch-up into empty collections that is a bulk load (`bulkLoadEvents`). */
+const DEFAULT_BULK_LOAD_EVENTS = 5000;
 /** How long a catch-up applies events before it lets the event loop take a turn. */
 const CATCH_UP_TURN_MS = 20;
 
@@ -452,8 +460,41 @@ export class ProjectionRunner {
     for (const member of members) {
       if (member.empty) member.written = WrittenIds.forEvents(head - member.r.position);
     }
-    if (from < head) await this.readTogether(members, from, head, leave);
+    if (from < head) {
+      const load = await this.beginBulkLoad(members, head - from);
+      try {
+        await this.readTogether(members, from, head, leave);
+      } finally {
+        // Its indexes are built before any member subscribes: live reads expect them.
+        await load?.end().catch((error: unknown) => {
+          for (const member of current(members)) leave(member, error);
+        });
+      }
+    }
     return current(members).map(({ r }) => r);
+  }
+
+  /**
+   * A catch-up of many events into empty collections (a rebuild, a lost read store) is a bulk load
+   * where the store supports one (`ReadStore.beginBulkLoad`); a failure to begin one only makes
+   * the catch-up write as the live path does.
+   */
+  private async beginBulkLoad(
+    members: ReadonlySet<CatchUpMember>,
+    events: number,
+  ): Promise<BulkLoad | undefined> {
+    const store = this.options.store;
+    const empty = [...members].filter((member) => member.empty);
+    const least = this.options.bulkLoadEvents ?? DEFAULT_BULK_LOAD_EVENTS;
+    if (!store.beginBulkLoad || empty.length === 0 || events < least) return undefined;
+    try {
+      return await store.beginBulkLoad(
+        empty.flatMap(({ r }) => r.projection.collections.map((c) => c.name)),
+      );
+    } catch (error) {
+      for (const { r } of empty) this.options.onError?.(error, r.projection.name);
+      return undefined;
+    }
   }
 
   /**
