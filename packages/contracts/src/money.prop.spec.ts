@@ -73,6 +73,25 @@ describe('money, for every amount in cents', () => {
     );
   });
 
+  it('formatCents prints what Intl.NumberFormat prints for US dollars, whatever the amount', () => {
+    const usd = new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency: 'USD',
+      minimumFractionDigits: 2,
+    });
+    fc.assert(
+      fc.property(
+        fc.oneof(cents, fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), fc.integer()),
+        (amount) => {
+          expect(formatCents(amount)).toBe(usd.format(amount / 100));
+        },
+      ),
+      params,
+    );
+    for (const amount of [0, 1, 9, 10, 99, 100, 999, 1000, 99_999, 100_000, 123_456_789, MAX_CENTS])
+      expect(formatCents(amount)).toBe(usd.format(amount / 100));
+  });
+
   it('formatCents prints dollars, two decimals and thousands separators, that read back as the amount', () => {
     fc.assert(
       fc.property(cents, (amount) => {

@@ -46,7 +46,17 @@ const usd = new Intl.NumberFormat('en-US', {
   minimumFractionDigits: 2,
 });
 /** `12345` → `"$123.45"` */
-export const formatCents = (cents: Cents): string => usd.format(cents / 100);
+export const formatCents = (cents: Cents): string => {
+  // Whole cents up to the largest amount (every amount an event carries) are printed by hand: the
+  // messages a rebuild writes print one or two amounts per bid, and `Intl` costs microseconds each.
+  // Beyond it `cents / 100` is not exact to the cent, and `Intl` prints what the division gives.
+  if (!Number.isInteger(cents) || cents < 0 || cents > MAX_CENTS) return usd.format(cents / 100);
+  const dollars = String(Math.floor(cents / 100));
+  const rest = cents % 100;
+  let grouped = dollars.slice(0, ((dollars.length - 1) % 3) + 1);
+  for (let i = grouped.length; i < dollars.length; i += 3) grouped += `,${dollars.slice(i, i + 3)}`;
+  return `$${grouped}.${rest < 10 ? '0' : ''}${rest}`;
+};
 
 /** `10000` → `"$100"`, `12345` → `"$123.45"`: whole dollars without cents, as the messages write limits. */
 export const formatWholeCents = (cents: Cents): string =>

@@ -84,14 +84,24 @@ const addDelta = (counters: ProfileCounters, delta: ProfileDelta): ProfileCounte
   return next;
 };
 
-const adjustProfiles = async (
-  uow: UnitOfWork,
+/** One delta per user, summed. */
+const mergeDeltas = (
   deltas: readonly (readonly [userId: string, delta: ProfileDelta])[],
-): Promise<void> => {
+): Map<string, ProfileCounters> => {
   const merged = new Map<string, ProfileCounters>();
   for (const [userId, delta] of deltas) {
     merged.set(userId, addDelta(merged.get(userId) ?? emptyProfile, delta));
   }
+  return merged;
+};
+
+const adjustProfiles = async (
+  uow: UnitOfWork,
+  deltas: readonly (readonly [userId: string, delta: ProfileDelta])[],
+): Promise<void> => {
+  // Most events change one user's counters (a bid): those need no merging.
+  const merged: Iterable<readonly [string, ProfileDelta]> =
+    deltas.length === 1 ? deltas : mergeDeltas(deltas);
   for (const [userId, delta] of merged) {
     await uow.update<ProfileDoc>(activityProfiles.name, userId, (current): ProfileCounters =>
       addDelta(current ?? emptyProfile, delta),
