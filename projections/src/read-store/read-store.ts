@@ -120,8 +120,11 @@ export interface ReadStore {
 
 /** A bulk load in progress (`ReadStore.beginBulkLoad`). */
 export interface BulkLoad {
-  /** Builds what the load deferred (indexes, durability); called once, also after a failure. */
-  end(): Promise<void>;
+  /**
+   * Builds what the load deferred (indexes, durability); called once, also after a failure.
+   * `buildIndexes` false (a runner stopping) leaves the indexes to the next `ensureCollections`.
+   */
+  end(buildIndexes?: boolean): Promise<void>;
 }
 
 /**

@@ -185,17 +185,18 @@ export class SqliteReadStore implements ReadStore {
       if (this.bulkLoads++ === 0) this.db.pragma('synchronous = OFF');
       let ended = false;
       return {
-        end: () =>
+        end: (buildIndexes = true) =>
           attempt(() => {
-            if (ended) return;
+            // A store closed meanwhile builds the indexes at its next `ensureCollections`.
+            if (ended || !this.db.open) return;
             ended = true;
             try {
-              for (const spec of specs) this.createIndexes(spec);
+              if (buildIndexes) for (const spec of specs) this.createIndexes(spec);
             } finally {
               if (--this.bulkLoads === 0) {
                 this.db.pragma(`synchronous = ${SYNCHRONOUS}`);
                 // What the load committed reaches the disk before the store answers as durable.
-                if (this.db.open) this.db.pragma('wal_checkpoint(PASSIVE)');
+                this.db.pragma('wal_checkpoint(PASSIVE)');
               }
             }
           }),

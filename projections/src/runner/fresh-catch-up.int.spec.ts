@@ -231,6 +231,37 @@ describe('a catch-up over an empty SQLite read store, as a bulk load', () => {
     expect(await dumpAll(fresh)).toEqual(await dumpAll(live));
   });
 
+  it('a runner stopped mid-load leaves the indexes to the next start, which ends with the documents of a live build', async () => {
+    const all = history();
+    const live = sqlite('live.sqlite');
+    const liveRunner = runner(live, { batchSize: 2 });
+    await liveRunner.start();
+    await append(all);
+    await liveRunner.waitFor((await events.headPosition()) ?? 0);
+
+    const filename = join(dir, 'stopped.sqlite');
+    const first = new SqliteReadStore({ filename });
+    let stopping: Promise<void> | undefined;
+    const stopped = new ProjectionRunner({
+      source: events,
+      store: first,
+      projections: allProjections,
+      catchUpBatchSize: 4,
+      bulkLoadEvents: 1,
+      onCommitted: () => {
+        stopping ??= stopped.stop();
+      },
+    });
+    await stopped.start();
+    await stopping;
+    expect(indexesIn(filename)).toEqual([]);
+    await first.close();
+    const next = sqlite('stopped.sqlite');
+    await runner(next, { catchUpBatchSize: 4 }).start();
+    expect(indexesIn(filename)).toEqual(indexesIn(join(dir, 'live.sqlite')));
+    expect(await dumpAll(next)).toEqual(await dumpAll(live));
+  });
+
   it('a load cut short leaves its indexes to the next start, and queries answer the same without them', async () => {
     await append(history());
     const filename = join(dir, 'cut.sqlite');

@@ -465,8 +465,9 @@ export class ProjectionRunner {
       try {
         await this.readTogether(members, from, head, leave);
       } finally {
-        // Its indexes are built before any member subscribes: live reads expect them.
-        await load?.end().catch((error: unknown) => {
+        // Its indexes are built before any member subscribes: live reads expect them. A runner
+        // stopping leaves them to the next start's `ensureCollections` rather than hold its stop.
+        await load?.end(!this.stopped).catch((error: unknown) => {
           for (const member of current(members)) leave(member, error);
         });
       }
