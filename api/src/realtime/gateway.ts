@@ -209,6 +209,8 @@ export class RealtimeGateway {
         auctionId: string;
       };
       if (doc.position <= this.bootPosition) continue;
+      // A user with no socket on this node: nothing to encode (each node emits to its own).
+      if (!this.io.sockets.adapter.rooms.get(userRoom(doc.userId))?.size) continue;
       const notification: BidNotification = {
         _id: doc._id,
         message: doc.message,
