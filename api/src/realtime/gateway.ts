@@ -72,6 +72,8 @@ const AHEAD_WAIT_MS = 20;
 const CATEGORY_NAMES = 10_000;
 
 const room = (auctionId: string) => `auction:${auctionId}`;
+/** An auction's stream is this prefix and its id (`auctionStream`). */
+const AUCTION_STREAM = auctionStream('');
 const userRoom = (userId: string) => `user:${userId}`;
 const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 
@@ -207,6 +209,8 @@ export class RealtimeGateway {
         auctionId: string;
       };
       if (doc.position <= this.bootPosition) continue;
+      // A user with no socket on this node: nothing to encode (each node emits to its own).
+      if (!this.io.sockets.adapter.rooms.get(userRoom(doc.userId))?.size) continue;
       const notification: BidNotification = {
         _id: doc._id,
         message: doc.message,
@@ -464,8 +468,28 @@ export class RealtimeGateway {
     return this.io.sockets.adapter.rooms.get(room(auctionId))?.size ?? 0;
   }
 
+  /**
+   * An event of an auction nobody watches, that is neither followed nor being loaded: applying it
+   * would only move the position (what `prepare` and `apply` decide for it), so it is not even
+   * validated. Most auctions have no watcher at a given moment, and their events are most of a
+   * busy log.
+   */
+  private unseen(recorded: RecordedEvent): boolean {
+    if (!recorded.streamId.startsWith(AUCTION_STREAM)) return false;
+    const auctionId = recorded.streamId.slice(AUCTION_STREAM.length);
+    return (
+      !this.followed.has(auctionId) &&
+      !this.loading.has(auctionId) &&
+      this.watchers(auctionId) === 0
+    );
+  }
+
   private async broadcast(events: readonly RecordedEvent[]): Promise<void> {
     for (const recorded of events) {
+      if (this.unseen(recorded)) {
+        this.broadcastPosition = recorded.position;
+        continue;
+      }
       const event = asAuctionEvent(recorded);
       if (!event) {
         if (recorded.type === 'AccountDeleted') this.accountDeleted(recorded);

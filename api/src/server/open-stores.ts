@@ -2,20 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  type Clock,
-  type EventStore,
-  EventStoreDbEventStore,
-  SqliteEventStore,
-  systemClock,
-} from '@auction/engine';
-import { MongoReadStore, type ReadStore, SqliteReadStore } from '@auction/projections';
-import { MongoClient } from 'mongodb';
+import { type Clock, type EventStore, systemClock } from '@auction/engine';
+import type { ReadStore } from '@auction/projections';
+import type { MongoClient } from 'mongodb';
 import type { AccountStore } from '../accounts/account-store';
 import { MongoAccountStore } from '../accounts/mongo-account-store';
 import { SqliteAccountStore } from '../accounts/sqlite-account-store';
 import type { StoreName, StoreStatus } from '../app-deps';
-import type { Config } from '../config/config';
 import { GridFsImageStore } from '../stores/images/gridfs-image-store';
 import { MongoRateLimitStore } from '../stores/rate-limits/mongo-rate-limit-store';
 import { MongoSessionStore } from '../stores/sessions/mongo-session-store';
@@ -24,17 +17,22 @@ import { FileImageStore } from '../stores/images/file-image-store';
 import type { ImageStore } from '../stores/images/image-store';
 import { type RateLimitStores, inProcessRateLimits } from '../stores/rate-limits/rate-limit-store';
 import type { UserSessionStore } from '../stores/sessions/session-store';
+import {
+  type OpenStoresOptions,
+  type StoreConfig,
+  connectMongo,
+  openEvents,
+  openMongo,
+  readStoreOn,
+} from './open-log';
 
-export type StoreConfig = Pick<
-  Config,
-  | 'DATA_DIR'
-  | 'EVENTSTORE_CONNECTION_STRING'
-  | 'MONGODB_URL'
-  | 'MONGODB_DB'
-  | 'STORE_CONNECT_TIMEOUT_MS'
-> &
-  Partial<Pick<Config, 'MONGODB_STATEMENTS_PER_COMMAND'>> &
-  Partial<Pick<Config, 'KAFKA_BROKERS'>>;
+export {
+  type OpenStoresOptions,
+  type StoreConfig,
+  connectMongo,
+  openLogAndReadModels,
+  redact,
+} from './open-log';
 
 /** Below this much free space in DATA_DIR, health reports the embedded stores as not writable. */
 export const MIN_FREE_BYTES = 1024 * 1024;
@@ -71,9 +69,6 @@ export interface Stores {
 
 const HEALTH_TIMEOUT_MS = 2000;
 
-/** Hides the password of a connection string in messages. */
-export const redact = (url: string): string => url.replace(/\/\/[^/@]*@/, '//***@');
-
 const withDeadline = async <T>(work: Promise<T>, ms: number, what: string): Promise<T> => {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
@@ -85,68 +80,6 @@ const withDeadline = async <T>(work: Promise<T>, ms: number, what: string): Prom
     clearTimeout(timer);
   }
 };
-
-/** Connects to MongoDB, failing within the timeout with a message that names the setting. */
-export const connectMongo = async (url: string, timeoutMs: number): Promise<MongoClient> => {
-  const client = new MongoClient(url, {
-    ignoreUndefined: true,
-    serverSelectionTimeoutMS: timeoutMs,
-    connectTimeoutMS: timeoutMs,
-  });
-  try {
-    await client.connect();
-    await client.db('admin').command({ ping: 1 });
-    return client;
-  } catch (error) {
-    await client.close().catch(() => undefined);
-    throw new Error(
-      `MONGODB_URL: cannot reach ${redact(url)} within ${timeoutMs} ms (${(error as Error).message})`,
-      { cause: error },
-    );
-  }
-};
-
-export interface OpenStoresOptions {
-  /**
-   * In a cluster (KAFKA_BROKERS) on the SQLite log: how often a subscription reads the shared file
-   * for other nodes' appends. Default 50 ms, for nodes that are not told of them (the server tells
-   * its nodes, and polls less: `CLUSTER_POLL_MS`).
-   */
-  readonly clusterLogPollMs?: number;
-}
-
-const openEvents = async (
-  config: StoreConfig,
-  options: OpenStoresOptions = {},
-): Promise<EventStore> => {
-  const connectionString = config.EVENTSTORE_CONNECTION_STRING;
-  if (connectionString === undefined) {
-    const filename = join(config.DATA_DIR, 'events.sqlite');
-    // The nodes of a cluster on one machine share the file; a subscription learns of another
-    // process's appends when the cluster tells it (`PositionFeed`, `appendedElsewhere`) or at its
-    // next poll (default 200 alone).
-    return new SqliteEventStore(
-      config.KAFKA_BROKERS
-        ? { filename, pollIntervalMs: options.clusterLogPollMs ?? 50 }
-        : { filename },
-    );
-  }
-  try {
-    return await EventStoreDbEventStore.connect({
-      connectionString,
-      timeoutMs: config.STORE_CONNECT_TIMEOUT_MS,
-    });
-  } catch (error) {
-    throw new Error(`EVENTSTORE_CONNECTION_STRING: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
-};
-
-const openMongo = (config: StoreConfig): Promise<MongoClient | undefined> =>
-  config.MONGODB_URL === undefined
-    ? Promise.resolve(undefined)
-    : connectMongo(config.MONGODB_URL, config.STORE_CONNECT_TIMEOUT_MS);
 
 const newSecret = () => randomBytes(48).toString('base64url');
 
@@ -167,41 +100,6 @@ const secretInMongo = async (mongo: MongoClient, dbName: string): Promise<string
   const kept = await keep().catch(() => keep());
   if (!kept) throw new Error('MongoDB did not return the kept session secret');
   return kept.value;
-};
-
-const readStoreOn = (config: StoreConfig, mongo: MongoClient | undefined): ReadStore =>
-  mongo
-    ? MongoReadStore.fromClient(mongo, config.MONGODB_DB, {
-        statementsPerCommand: config.MONGODB_STATEMENTS_PER_COMMAND,
-      })
-    : new SqliteReadStore({ filename: join(config.DATA_DIR, 'read.sqlite') });
-
-/**
- * The event log and the read models alone: what the command-line tools and the projections'
- * thread (`read-side/projection-thread.ts`) need, on connections of their own.
- */
-export const openLogAndReadModels = async (
-  config: StoreConfig,
-  options: OpenStoresOptions = {},
-): Promise<Pick<Stores, 'events' | 'read' | 'close'>> => {
-  mkdirSync(config.DATA_DIR, { recursive: true });
-  const mongo = await openMongo(config);
-  try {
-    const events = await openEvents(config, options);
-    const read = readStoreOn(config, mongo);
-    return {
-      events,
-      read,
-      close: async () => {
-        await read.close();
-        await events.close();
-        await mongo?.close();
-      },
-    };
-  } catch (error) {
-    await mongo?.close();
-    throw error;
-  }
 };
 
 /** The account store alone (for `npm run admin`). */

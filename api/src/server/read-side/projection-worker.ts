@@ -5,7 +5,7 @@
  */
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { ProjectionRunner, allProjections } from '@auction/projections';
-import { openLogAndReadModels } from '../open-stores';
+import { openLogAndReadModels } from '../open-log';
 import { type FromThread, type ThreadData, type ToThread, posted } from './protocol';
 
 const port = parentPort;

@@ -1,5 +1,5 @@
 import type { LeaseOptions, ProjectionStatus, Write } from '@auction/projections';
-import type { StoreConfig } from '../open-stores';
+import type { StoreConfig } from '../open-log';
 
 /** What the projections' thread is started with (`workerData`): plain data only. */
 export interface ThreadData {
