@@ -21,6 +21,7 @@ import { MongoRateLimitStore } from '../stores/rate-limits/mongo-rate-limit-stor
 import { MongoSessionStore } from '../stores/sessions/mongo-session-store';
 import { SqliteSessionStore } from '../stores/sessions/sqlite-session-store';
 import { FileImageStore } from '../stores/images/file-image-store';
+import { countMongoCommands, mongoCommandMonitoring } from '../stores/op-counts';
 import type { ImageStore } from '../stores/images/image-store';
 import { type RateLimitStores, inProcessRateLimits } from '../stores/rate-limits/rate-limit-store';
 import type { UserSessionStore } from '../stores/sessions/session-store';
@@ -92,7 +93,9 @@ export const connectMongo = async (url: string, timeoutMs: number): Promise<Mong
     ignoreUndefined: true,
     serverSelectionTimeoutMS: timeoutMs,
     connectTimeoutMS: timeoutMs,
+    ...mongoCommandMonitoring,
   });
+  countMongoCommands(client);
   try {
     await client.connect();
     await client.db('admin').command({ ping: 1 });

@@ -36,6 +36,12 @@ export interface KafkaClusterOptions {
   /** A dead node's partitions move after this long without its heartbeat. */
   readonly sessionTimeoutMs?: number;
   readonly log?: (message: string, error?: unknown) => void;
+  /**
+   * Told of the Kafka work this node does, for diagnostics (the cluster benchmark's counts):
+   * `kafka produce-request`, `kafka produce <kind>` (messages), `kafka consume <kind>`,
+   * `kafka commit`, `kafka fetch <group>`, where kind is commands, reply or broadcast.
+   */
+  readonly count?: (key: string, n?: number) => void;
 }
 
 export interface ClusterStatus {
@@ -125,6 +131,7 @@ export class KafkaCluster implements CommandRouter {
   private readonly replyTopic: string;
   private readonly replyTimeoutMs: number;
   private readonly log: (message: string, error?: unknown) => void;
+  private readonly count: (key: string, n?: number) => void;
   private readonly waiting = new Map<string, Set<Waiting>>();
   private readonly ownershipListeners = new Set<() => void>();
   private readonly broadcastListeners = new Set<(message: BroadcastMessage) => void>();
@@ -150,6 +157,12 @@ export class KafkaCluster implements CommandRouter {
     this.replyTopic = names.replyTopic;
     this.replyTimeoutMs = options.replyTimeoutMs ?? 15_000;
     this.log = options.log ?? defaultLog;
+    this.count = options.count ?? (() => undefined);
+  }
+
+  private kind(topic: string): string {
+    if (topic === this.commandsTopic) return 'commands';
+    return topic === this.broadcastTopic ? 'broadcast' : 'reply';
   }
 
   /**
@@ -354,10 +367,14 @@ export class KafkaCluster implements CommandRouter {
         resolve();
       });
     });
+    if (this.options.count) {
+      this.node.on(this.node.events.FETCH, () => this.count('kafka fetch node'));
+    }
     await this.node.connect();
     await this.node.subscribe({ topics: [this.replyTopic, this.broadcastTopic] });
     await this.node.run({
       eachMessage: ({ topic, message }) => {
+        this.count(`kafka consume ${this.kind(topic)}`);
         if (topic === this.replyTopic) this.received(message);
         else this.broadcasted(message);
         return Promise.resolve();
@@ -380,6 +397,9 @@ export class KafkaCluster implements CommandRouter {
       this.rebalancing = true;
       this.log('kafka: the commands consumer crashed; it restarts', event.payload.error);
     });
+    if (this.options.count) {
+      this.commands.on(this.commands.events.FETCH, () => this.count('kafka fetch commands'));
+    }
     await this.commands.connect();
     // A partition nobody committed on yet is read from its start: the commands of an owner that
     // died before its first commit are still to be decided.
@@ -418,6 +438,7 @@ export class KafkaCluster implements CommandRouter {
     const { batch } = payload;
     const { partition, messages } = batch;
     if (messages.length === 0) return;
+    this.count('kafka consume commands', messages.length);
     if (
       this.closing ||
       this.rebalancing ||
@@ -438,6 +459,7 @@ export class KafkaCluster implements CommandRouter {
     );
     const last = batch.lastOffset();
     payload.resolveOffset(last);
+    this.count('kafka commit');
     await this.commands.commitOffsets([
       { topic: batch.topic, partition, offset: (BigInt(last) + 1n).toString() },
     ]);
@@ -575,6 +597,8 @@ export class KafkaCluster implements CommandRouter {
         list.push(message);
         byTopic.set(topic, list);
       }
+      this.count('kafka produce-request');
+      for (const { topic } of sending) this.count(`kafka produce ${this.kind(topic)}`);
       try {
         await this.producer.sendBatch({
           topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
