@@ -28,8 +28,17 @@
  * FerretDB, its backend. One JSON line on stdout; everything else goes to stderr.
  *
  *   npm run bench:cluster [-- --quick] [-- --seconds 15 --bidders 30 --auctions 100 --nodes 3]
+ *     [-- --counts] [-- --setups mongodb,kafka]
  *   (or BENCH_SECONDS, BENCH_WARMUP_SECONDS, BENCH_UNLOADED_SECONDS (default 5), BENCH_BIDDERS,
  *   BENCH_AUCTIONS, BENCH_NODES; --quick: 5 s windows, 2 s phases, 30 auctions)
+ *
+ * --counts (or BENCH_OP_COUNTS=1) adds `counts` to each setup: what its nodes sent to their stores
+ * and broker (OP_COUNTS_DIR, api/src/stores/op-counts.ts: MongoDB wire commands by name and
+ * collection with their round-trip milliseconds, Kafka produces, consumes, fetches and offset
+ * commits, HTTP requests by path), per second while idle (`idlePerSec`: the work done by the
+ * clock), per accepted bid one in flight (`unloadedPerBid`, the second after included for the read
+ * side), and per accepted bid of each scenario (window, lag probe and catch-up included).
+ * --setups embedded,mongodb,kafka (or BENCH_SETUPS) runs only those (ratios need both sides).
  *
  * BENCH_NODE_ARGS gives every server node's own flags (a profile of each node:
  * `BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/profiles'`).
@@ -42,7 +51,7 @@
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -71,6 +80,8 @@ const { values } = parseArgs({
     bidders: { type: 'string' },
     auctions: { type: 'string' },
     nodes: { type: 'string' },
+    counts: { type: 'boolean', default: false },
+    setups: { type: 'string' },
   },
 });
 
@@ -90,6 +101,13 @@ const auctionCount = Math.round(
 );
 const kafkaNodeCount = Math.round(setting(values.nodes, 'BENCH_NODES', 3));
 const partitions = Math.round(setting(undefined, 'KAFKA_PARTITIONS', 12));
+const counting = values.counts || process.env.BENCH_OP_COUNTS === '1';
+/** The setups to run (all three by default): a subset gives no ratios that need the others. */
+const only = new Set(
+  (values.setups ?? process.env.BENCH_SETUPS ?? 'embedded,mongodb,kafka')
+    .split(',')
+    .map((name) => name.trim()),
+);
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const LIMIT = '1000000';
@@ -401,6 +419,38 @@ const catalogLagProbe = (http: Http) => {
 };
 
 // ---------------------------------------------------------------------------------------------
+// Counts of the nodes' store and broker work (--counts): every node's threads write their running
+// totals to OP_COUNTS_DIR (api/src/stores/op-counts.ts); a phase's counts are the difference of
+// the sums before and after it.
+
+type Counts = Map<string, number>;
+
+const readCounts = async (dir: string): Promise<Counts> => {
+  // The nodes write every 200 ms: wait for the last of the phase to land.
+  await sleep(450);
+  const sum: Counts = new Map();
+  for (const file of readdirSync(dir)) {
+    try {
+      const counts = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Record<string, number>;
+      for (const [key, n] of Object.entries(counts)) sum.set(key, (sum.get(key) ?? 0) + n);
+    } catch {
+      // Being rewritten: the next read has it.
+    }
+  }
+  return sum;
+};
+
+/** What happened between two reads, divided by `per`, keys sorted, values rounded. */
+const countsPer = (before: Counts, after: Counts, per: number): Record<string, number> => {
+  const out: Record<string, number> = {};
+  for (const key of [...after.keys()].sort()) {
+    const n = ((after.get(key) ?? 0) - (before.get(key) ?? 0)) / Math.max(per, 1e-9);
+    if (n >= 0.005) out[key] = round(n, 2);
+  }
+  return out;
+};
+
+// ---------------------------------------------------------------------------------------------
 // One setup: start its nodes, set up users and auctions, then per scenario warm up and measure;
 // stop, check the log.
 
@@ -474,6 +524,7 @@ const runSetup = async (setup: Setup): Promise<Record<string, unknown>> => {
     rmSync(dataDir, { recursive: true, force: true });
   });
   const prefix = `bench-${randomUUID().replace(/-/g, '').slice(0, 8)}.`;
+  const countsDir = counting ? join(dataDir, 'op-counts') : '';
   const servers: ChildServer[] = [];
   let stopped = false;
   cleanups.push(async () => {
@@ -497,6 +548,7 @@ const runSetup = async (setup: Setup): Promise<Record<string, unknown>> => {
         RATE_LIMIT_SIGNUP: LIMIT,
         RATE_LIMIT_AUCTIONS: LIMIT,
         RATE_LIMIT_AUCTIONS_PER_ADDRESS: LIMIT,
+        OP_COUNTS_DIR: countsDir,
       },
       { startTimeoutMs: 120_000, nodeArgs },
     );
@@ -535,11 +587,26 @@ const runSetup = async (setup: Setup): Promise<Record<string, unknown>> => {
     const phase = (what: string, ms: number) => say(`${setup.name}: ${what} for ${ms / 1000} s`);
     // The read side catches up with the set-up (accounts, auctions) before anything is measured.
     await sleep(3000);
+    const counts: Record<string, Record<string, number>> = {};
+    if (counting) {
+      // With nothing asked: what the nodes do by the clock (polls, leases, heartbeats).
+      const before = await readCounts(countsDir);
+      const idleStarted = performance.now();
+      await sleep(3000);
+      const after = await readCounts(countsDir);
+      counts.idlePerSec = countsPer(before, after, (performance.now() - idleStarted) / 1000);
+    }
     const unloadedMs = unloadedSeconds * 1000;
     phase('warm-up, one bid in flight', 2000);
     const calm = await bidLoop(bidders, lots.spread, 2000, { lanes: 1 });
     phase('accepted bids, one in flight', unloadedMs);
+    const unloadedBefore = counting ? await readCounts(countsDir) : undefined;
     const unloaded = await bidLoop(bidders, lots.spread, unloadedMs, { lanes: 1 });
+    if (unloadedBefore) {
+      // The read side's work for the phase's last bids lands after it.
+      await sleep(1000);
+      counts.unloadedPerBid = countsPer(unloadedBefore, await readCounts(countsDir), unloaded.ok);
+    }
 
     const accepted = new Map([...calm.accepted, ...unloaded.accepted]);
     let otherErrors = calm.errors;
@@ -548,6 +615,7 @@ const runSetup = async (setup: Setup): Promise<Record<string, unknown>> => {
       phase(`${scenario}: warm-up, every bidder`, warmupSeconds * 1000);
       const warmup = await bidLoop(bidders, lots[scenario], warmupSeconds * 1000);
       phase(`${scenario}: accepted bids, every bidder (measured)`, seconds * 1000);
+      const countsBefore = counting ? await readCounts(countsDir) : undefined;
       const cpuBefore = servers.map((server) => server.cpuSeconds());
       // A stranger on the last node: in the cluster, often not the node that took the bid.
       const probe = catalogLagProbe(nodeOf(clients.length - 1));
@@ -561,6 +629,10 @@ const runSetup = async (setup: Setup): Promise<Record<string, unknown>> => {
         : undefined;
       say(`${setup.name}: ${scenario}: waiting for the catalog to show the latest accepted bids`);
       const catchUpSeconds = await catchUp(nodeOf(0), t.accepted);
+      // Window, lag probe and catch-up: per accepted bid (the probe's reads included).
+      if (countsBefore) {
+        counts[`${scenario}PerBid`] = countsPer(countsBefore, await readCounts(countsDir), t.ok);
+      }
       for (const [bidId, auctionId] of [...warmup.accepted, ...t.accepted])
         accepted.set(bidId, auctionId);
       otherErrors += warmup.errors;
@@ -610,6 +682,7 @@ const runSetup = async (setup: Setup): Promise<Record<string, unknown>> => {
       stopSeconds,
       startSeconds,
       setupSeconds,
+      ...(counting ? { counts } : {}),
     };
     say(`${setup.name}: ${JSON.stringify(result)}`);
     return result;
@@ -644,41 +717,32 @@ const main = async () => {
       `scenario (warm-up ${warmupSeconds} s); ${server} at ${mongo.value}, Kafka ${kafka.value}`,
   );
 
-  const results: Record<SetupName, Record<string, unknown>> = {
-    embedded: await runSetup({
-      name: 'embedded',
-      nodes: 1,
-      mongodbUrl: undefined,
-      brokers: undefined,
-    }),
-    mongodb: await runSetup({
-      name: 'mongodb',
-      nodes: 1,
-      mongodbUrl: mongo.value,
-      brokers: undefined,
-    }),
-    kafka: await runSetup({
-      name: 'kafka',
-      nodes: kafkaNodeCount,
-      mongodbUrl: mongo.value,
-      brokers: kafka.value,
-    }),
-  };
+  const all: readonly Setup[] = [
+    { name: 'embedded', nodes: 1, mongodbUrl: undefined, brokers: undefined },
+    { name: 'mongodb', nodes: 1, mongodbUrl: mongo.value, brokers: undefined },
+    { name: 'kafka', nodes: kafkaNodeCount, mongodbUrl: mongo.value, brokers: kafka.value },
+  ];
+  const results: Partial<Record<SetupName, Record<string, unknown>>> = {};
+  for (const setup of all) {
+    if (only.has(setup.name)) results[setup.name] = await runSetup(setup);
+  }
 
   const rate = (setup: SetupName, scenario: Scenario) =>
-    Number((results[setup][scenario] as { bidsPerSec: number }).bidsPerSec);
+    Number((results[setup]?.[scenario] as { bidsPerSec: number } | undefined)?.bidsPerSec ?? 0);
   const ratio = (a: number, b: number) => (b > 0 ? round(a / b, 3) : 0);
   const ratios = (a: SetupName, b: SetupName) =>
-    Object.fromEntries(
-      scenarios.map((scenario) => [scenario, ratio(rate(a, scenario), rate(b, scenario))]),
-    );
+    results[a] && results[b]
+      ? Object.fromEntries(
+          scenarios.map((scenario) => [scenario, ratio(rate(a, scenario), rate(b, scenario))]),
+        )
+      : undefined;
   const lagP99 = Object.fromEntries(
     (Object.keys(results) as SetupName[]).map((setup) => [
       setup,
       Object.fromEntries(
         scenarios.map((scenario) => [
           scenario,
-          (results[setup][scenario] as { catalogLagP99Ms: number }).catalogLagP99Ms,
+          (results[setup]?.[scenario] as { catalogLagP99Ms: number }).catalogLagP99Ms,
         ]),
       ),
     ]),

@@ -22,6 +22,7 @@ import { bodyLimits } from './middleware/body-limits';
 import { userRoutes } from './routes/users/routes';
 import { watchlistRoutes } from './routes/watchlist/routes';
 import { webApp } from './middleware/web-app';
+import { countOp, countingOps } from '../stores/op-counts';
 
 /**
  * Origins a browser may send mutating requests from: the public one and its loopback twins, and
@@ -136,6 +137,13 @@ export const createApp = (deps: AppDeps, port: () => number) => {
   // JSON answers are computed per request; no ETag hash of every body.
   app.set('etag', false);
   app.set('trust proxy', deps.config.TRUST_PROXY ? 1 : false);
+  if (countingOps) {
+    // The cluster benchmark's counts (stores/op-counts.ts): requests by method and path.
+    app.use((req, _res, next) => {
+      countOp(`http ${req.method} ${req.path.replace(/\/[0-9a-f-]{16,}/gi, '/:id')}`);
+      next();
+    });
+  }
   outerLayers(app, deps);
   app.use(API_BASE, apiRouter(deps, port, session, consistency));
   app.use(UPLOADS_PATH, deps.images.serve);

@@ -9,6 +9,7 @@ import { type EventStore, EventStoreDbEventStore, SqliteEventStore } from '@auct
 import { MongoReadStore, type ReadStore, SqliteReadStore } from '@auction/projections';
 import { MongoClient } from 'mongodb';
 import type { Config } from '../config/config';
+import { countMongoCommands, mongoCommandMonitoring } from '../stores/op-counts';
 
 export type StoreConfig = Pick<
   Config,
@@ -30,7 +31,9 @@ export const connectMongo = async (url: string, timeoutMs: number): Promise<Mong
     ignoreUndefined: true,
     serverSelectionTimeoutMS: timeoutMs,
     connectTimeoutMS: timeoutMs,
+    ...mongoCommandMonitoring,
   });
+  countMongoCommands(client);
   try {
     await client.connect();
     await client.db('admin').command({ ping: 1 });

@@ -9,6 +9,7 @@ import {
 } from '@auction/engine';
 import type { ClusterHealth } from '../app-deps';
 import type { Config } from '../config/config';
+import { countOp, countingOps } from '../stores/op-counts';
 import type { Stores } from './open-stores';
 
 type Log = (message: string, error?: unknown) => void;
@@ -86,6 +87,7 @@ const startCluster = async (
     sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
     connectTimeoutMs: config.STORE_CONNECT_TIMEOUT_MS,
     log,
+    ...(countingOps ? { count: countOp } : {}),
   });
 };
 

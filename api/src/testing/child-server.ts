@@ -25,8 +25,11 @@ export interface ChildServer {
  * port; resolves once it listens and, unless `ready` is false, once `/health` says its read models
  * have caught up (the server listens before that). `nodeArgs` go to node (e.g. `--cpu-prof`).
  */
+/** The settings of a child server: its Config, and `OP_COUNTS_DIR` (stores/op-counts.ts). */
+type ChildEnv = Partial<Record<keyof Config | 'OP_COUNTS_DIR', string>> & { DATA_DIR: string };
+
 export const startChildServer = async (
-  env: Partial<Record<keyof Config, string>> & { DATA_DIR: string },
+  env: ChildEnv,
   options: { nodeArgs?: readonly string[]; startTimeoutMs?: number; ready?: boolean } = {},
 ): Promise<ChildServer> => {
   const startTimeoutMs = options.startTimeoutMs ?? 60_000;
@@ -49,7 +52,7 @@ export const startChildServer = async (
 };
 
 const listeningChild = (
-  env: Partial<Record<keyof Config, string>> & { DATA_DIR: string },
+  env: ChildEnv,
   nodeArgs: readonly string[],
   startTimeoutMs: number,
 ): Promise<ChildServer> =>

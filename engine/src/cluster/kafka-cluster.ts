@@ -36,6 +36,12 @@ export interface KafkaClusterOptions {
   /** A dead node's partitions move after this long without its heartbeat. */
   readonly sessionTimeoutMs?: number;
   readonly log?: (message: string, error?: unknown) => void;
+  /**
+   * Told of the Kafka work this node does, for diagnostics (the cluster benchmark's counts):
+   * `kafka produce-request`, `kafka produce <kind>` (messages), `kafka consume <kind>`,
+   * `kafka commit`, `kafka fetch <group>`, where kind is commands, reply or broadcast.
+   */
+  readonly count?: (key: string, n?: number) => void;
 }
 
 export interface ClusterStatus {
@@ -125,6 +131,7 @@ export class KafkaCluster implements CommandRouter {
   private readonly replyTopic: string;
   private readonly replyTimeoutMs: number;
   private readonly log: (message: string, error?: unknown) => void;
+  private readonly count: (key: string, n?: number) => void;
   private readonly waiting = new Map<string, Set<Waiting>>();
   private readonly ownershipListeners = new Set<() => void>();
   private readonly broadcastListeners = new Set<(message: BroadcastMessage) => void>();
@@ -133,6 +140,14 @@ export class KafkaCluster implements CommandRouter {
   private readonly sending = new Set<Promise<CommandOutcome>>();
   private outbox: Outgoing[] = [];
   private flushing = false;
+  /** Per partition, the offset after its last batch answered, not yet committed. */
+  private readonly toCommit = new Map<
+    number,
+    { topic: string; partition: number; offset: string }
+  >();
+  /** Whether a commit loop runs (`commitPending`), and its end. */
+  private committing = false;
+  private committed: Promise<void> = Promise.resolve();
   private owned = new Set<number>();
   private rebalancing = true;
   private closing: Promise<void> | undefined;
@@ -150,6 +165,12 @@ export class KafkaCluster implements CommandRouter {
     this.replyTopic = names.replyTopic;
     this.replyTimeoutMs = options.replyTimeoutMs ?? 15_000;
     this.log = options.log ?? defaultLog;
+    this.count = options.count ?? (() => undefined);
+  }
+
+  private kind(topic: string): string {
+    if (topic === this.commandsTopic) return 'commands';
+    return topic === this.broadcastTopic ? 'broadcast' : 'reply';
   }
 
   /**
@@ -288,6 +309,8 @@ export class KafkaCluster implements CommandRouter {
    */
   close(): Promise<void> {
     return (this.closing ??= (async () => {
+      // What this node answered is committed before it leaves: the next owner reads on from there.
+      await this.commitNow();
       await this.commands.disconnect().catch((error: unknown) => this.log('kafka: leaving', error));
       await Promise.allSettled([...this.batches]);
       this.rebalancing = true;
@@ -354,10 +377,14 @@ export class KafkaCluster implements CommandRouter {
         resolve();
       });
     });
+    if (this.options.count) {
+      this.node.on(this.node.events.FETCH, () => this.count('kafka fetch node'));
+    }
     await this.node.connect();
     await this.node.subscribe({ topics: [this.replyTopic, this.broadcastTopic] });
     await this.node.run({
       eachMessage: ({ topic, message }) => {
+        this.count(`kafka consume ${this.kind(topic)}`);
         if (topic === this.replyTopic) this.received(message);
         else this.broadcasted(message);
         return Promise.resolve();
@@ -380,6 +407,9 @@ export class KafkaCluster implements CommandRouter {
       this.rebalancing = true;
       this.log('kafka: the commands consumer crashed; it restarts', event.payload.error);
     });
+    if (this.options.count) {
+      this.commands.on(this.commands.events.FETCH, () => this.count('kafka fetch commands'));
+    }
     await this.commands.connect();
     // A partition nobody committed on yet is read from its start: the commands of an owner that
     // died before its first commit are still to be decided.
@@ -400,6 +430,10 @@ export class KafkaCluster implements CommandRouter {
     const lost = new Set([...this.owned].filter((partition) => !owned.has(partition)));
     this.owned = owned;
     this.rebalancing = false;
+    // Their new owner reads on from the last offset committed; what was answered here after it is
+    // delivered there again and answered from the actors' deduplication (README.md).
+    for (const partition of lost) this.toCommit.delete(partition);
+    void this.commitSoon();
     if (lost.size > 0) {
       await this.options.local.drop((auctionId) =>
         lost.has(partitionOf(auctionId, this.options.partitions)),
@@ -418,6 +452,7 @@ export class KafkaCluster implements CommandRouter {
     const { batch } = payload;
     const { partition, messages } = batch;
     if (messages.length === 0) return;
+    this.count('kafka consume commands', messages.length);
     if (
       this.closing ||
       this.rebalancing ||
@@ -438,9 +473,59 @@ export class KafkaCluster implements CommandRouter {
     );
     const last = batch.lastOffset();
     payload.resolveOffset(last);
-    await this.commands.commitOffsets([
-      { topic: batch.topic, partition, offset: (BigInt(last) + 1n).toString() },
-    ]);
+    this.toCommit.set(partition, {
+      topic: batch.topic,
+      partition,
+      offset: (BigInt(last) + 1n).toString(),
+    });
+    // Off the partition's path: its next batch is fetched and decided while the offset travels.
+    // Commits go one at a time, each with every partition's latest offset answered meanwhile.
+    if (this.closing) await this.commitNow();
+    else void this.commitSoon();
+  }
+
+  /** Starts the commit loop unless it runs; resolves when it ends. */
+  private commitSoon(): Promise<void> {
+    if (!this.committing) {
+      this.committing = true;
+      this.committed = this.commitPending();
+    }
+    return this.committed;
+  }
+
+  /** Waits for the commit loop, and for one more if offsets were left after it. */
+  private async commitNow(): Promise<void> {
+    await this.commitSoon();
+    if (this.toCommit.size > 0) await this.commitSoon();
+  }
+
+  /**
+   * Commits the offsets answered, for the partitions this node still owns, until none is left.
+   * A failed commit is logged and dropped (the commands are delivered again to whoever owns the
+   * partition next, and answered from the deduplication); a later batch commits past it.
+   */
+  private async commitPending(): Promise<void> {
+    try {
+      while (!this.rebalancing && this.toCommit.size > 0) {
+        const offsets = [...this.toCommit.values()].filter(({ partition }) =>
+          this.owned.has(partition),
+        );
+        this.toCommit.clear();
+        if (offsets.length === 0) return;
+        this.count('kafka commit');
+        try {
+          await this.commands.commitOffsets(offsets);
+        } catch (error) {
+          this.log(
+            'kafka: committing offsets failed; those commands may be delivered again',
+            error,
+          );
+        }
+      }
+    } finally {
+      // In the same turn as the loop's last check: a batch answered after it starts a new loop.
+      this.committing = false;
+    }
   }
 
   private async decide(
@@ -575,6 +660,8 @@ export class KafkaCluster implements CommandRouter {
         list.push(message);
         byTopic.set(topic, list);
       }
+      this.count('kafka produce-request');
+      for (const { topic } of sending) this.count(`kafka produce ${this.kind(topic)}`);
       try {
         await this.producer.sendBatch({
           topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),

@@ -126,6 +126,50 @@ describe.skipIf(!url)('MongoReadStore on MONGODB_URL', () => {
       await client.close();
     });
 
+    const checkpointWrites = () =>
+      commands.filter(
+        (event) => event.commandName === 'update' && event.command.update === 'rm_checkpoints',
+      ).length;
+
+    it('writes the checkpoint of batches that write nothing once per delay, not once per batch', async () => {
+      const store = MongoReadStore.fromClient(client, dbName, { emptyCheckpointDelayMs: 300 });
+      const other = MongoReadStore.fromClient(client, dbName, { emptyCheckpointDelayMs: 0 });
+      await store.ensureCollections([{ name: 'items', indexes: [] }]);
+      await store.commit('p', [], 1);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      commands = [];
+      for (let position = 2; position <= 20; position++) await store.commit('p', [], position);
+      // This store answers it at once; the others read it once it is written.
+      expect(await store.checkpoint('p')).toBe(20);
+      expect(checkpointWrites()).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(checkpointWrites()).toBe(1);
+      expect(await other.checkpoint('p')).toBe(20);
+      // A batch that writes moves it at once, and a late one never moves it back.
+      await store.commit('p', [], 21);
+      await store.commit(
+        'p',
+        [{ kind: 'put', collection: 'items', doc: { _id: 'a', _position: 22 } }],
+        22,
+      );
+      expect(await other.checkpoint('p')).toBe(22);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(await other.checkpoint('p')).toBe(22);
+    });
+
+    it('never lets a late checkpoint land after a reset, and writes it at close', async () => {
+      const store = MongoReadStore.fromClient(client, dbName, { emptyCheckpointDelayMs: 300 });
+      const other = MongoReadStore.fromClient(client, dbName, { emptyCheckpointDelayMs: 0 });
+      await store.commit('p', [], 5);
+      await store.reset('p', []);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(await other.checkpoint('p')).toBeUndefined();
+      expect(await store.checkpoint('p')).toBeUndefined();
+      await store.commit('q', [], 7);
+      await store.close();
+      expect(await other.checkpoint('q')).toBe(7);
+    });
+
     it('says whether batches commit in transactions, as a probe transaction finds', async () => {
       const store = MongoReadStore.fromClient(client, dbName);
       const transactions = await store.usesTransactions();

@@ -51,7 +51,18 @@ export interface MongoReadStoreOptions {
    * FerretDB's SQLite backend needs 8: it holds a connection per statement until the command ends.
    */
   readonly statementsPerCommand?: number;
+  /**
+   * The checkpoint of a batch that writes nothing (most batches of the projections a bid does not
+   * concern) is written at most this long after its commit, once for every such batch of the
+   * projection meanwhile, instead of one write per batch. `checkpoint` on this store answers it at
+   * once; other connections read it late by at most this much, and a crash may lose it (the
+   * projection then replays events that write nothing). Default 200 ms; 0 writes each at once.
+   */
+  readonly emptyCheckpointDelayMs?: number;
 }
+
+/** Default `emptyCheckpointDelayMs`: below the cluster's safety-net poll of checkpoints (250 ms). */
+const EMPTY_CHECKPOINT_DELAY_MS = 200;
 
 interface StoredDoc extends Document {
   _id: string;
@@ -232,6 +243,11 @@ const chunks = <T>(items: readonly T[], size: number | undefined): T[][] => {
 export class MongoReadStore implements ReadStore {
   private readonly specs = new Map<string, CollectionSpec>();
   private closed = false;
+  /** Checkpoints of batches that wrote nothing, by projection, to write by `lateTimer`. */
+  private readonly lateCheckpoints = new Map<string, number>();
+  private lateTimer: NodeJS.Timeout | undefined;
+  /** The write of late checkpoints in flight. */
+  private lateWrite: Promise<void> = Promise.resolve();
   private readonly timeoutMs: number;
   private transactional: Promise<boolean> | undefined;
 
@@ -371,6 +387,18 @@ export class MongoReadStore implements ReadStore {
   }
 
   async commit(projection: string, writes: readonly Write[], position: number): Promise<void> {
+    const delayMs = this.options.emptyCheckpointDelayMs ?? EMPTY_CHECKPOINT_DELAY_MS;
+    const late = this.lateCheckpoints.get(projection);
+    if (writes.length === 0 && delayMs > 0) {
+      if (late === undefined || late < position) this.lateCheckpoints.set(projection, position);
+      if (!this.lateTimer) {
+        this.lateTimer = setTimeout(() => void this.writeLateCheckpoints(), delayMs);
+        this.lateTimer.unref();
+      }
+      return;
+    }
+    // This batch's checkpoint is past it.
+    if (late !== undefined && late <= position) this.lateCheckpoints.delete(projection);
     const plans = this.plan(writes);
     if (!(await this.usesTransactions())) {
       await this.applyGuarded(plans);
@@ -389,7 +417,9 @@ export class MongoReadStore implements ReadStore {
   }
 
   async checkpoint(projection: string): Promise<number | undefined> {
-    return (await this.checkpoints.findOne({ _id: projection }))?.position;
+    const stored = (await this.checkpoints.findOne({ _id: projection }))?.position;
+    const late = this.lateCheckpoints.get(projection);
+    return late === undefined || (stored !== undefined && stored > late) ? stored : late;
   }
 
   /**
@@ -399,6 +429,9 @@ export class MongoReadStore implements ReadStore {
    */
   async reset(projection: string, collections: readonly string[]): Promise<void> {
     const targets = collections.map((name) => this.collection(name));
+    // A late checkpoint must not land after the reset.
+    this.lateCheckpoints.delete(projection);
+    await this.lateWrite;
     await this.checkpoints.deleteOne({ _id: projection });
     for (const target of targets) await target.deleteMany({});
   }
@@ -436,6 +469,7 @@ export class MongoReadStore implements ReadStore {
 
   /** Closes the client if `connect` made it; a client given to `fromClient` stays open. */
   async close(): Promise<void> {
+    await this.writeLateCheckpoints();
     this.closed = true;
     if (this.ownsClient) await this.client.close();
   }
@@ -456,6 +490,23 @@ export class MongoReadStore implements ReadStore {
       }
     }
     return plans;
+  }
+
+  /** Writes the late checkpoints (after the write in flight, if any). */
+  private writeLateCheckpoints(): Promise<void> {
+    clearTimeout(this.lateTimer);
+    this.lateTimer = undefined;
+    const due = [...this.lateCheckpoints];
+    this.lateCheckpoints.clear();
+    const previous = this.lateWrite;
+    this.lateWrite = (async () => {
+      await previous;
+      for (const [projection, position] of due) {
+        // Lost: the next batch that writes moves it; a restart replays batches that write nothing.
+        await this.moveCheckpoint(projection, position).catch(() => undefined);
+      }
+    })();
+    return this.lateWrite;
   }
 
   private async moveCheckpoint(
