@@ -7,9 +7,12 @@
  *   no-read-store    the read store is missing (lost, or a first start on an imported log)
  *   read-store-kept  a restart after that one caught up and stopped (SIGTERM)
  * Times are from the spawn of the process (so they include node and tsx starting), in ms.
- * While the read models catch up, reads answer 503 (`readsRefused`) and `/health` says
- * `ready: false`; `caughtUpMs` is the first `/health` without it. `healthMaxMs` is the slowest
- * `/health` answer meanwhile (polled every 50 ms), `healthNot200` how many were not 200.
+ * While the read models catch up, `/health` says `ready: false`; `caughtUpMs` is the first
+ * `/health` without it. The auction page is answered from the engine's state meanwhile:
+ * `firstReadMs` is its first 200 (`readsRefused`: its 503s before that). Lists wait for the read
+ * models: `listsServedMs` is the first 200 of the All Auctions page (`listsRefused`: its 503s).
+ * `healthMaxMs` is the slowest `/health` answer meanwhile (polled every 50 ms), `healthNot200`
+ * how many were not 200.
  *
  *   npm run bench:startup -- [--quick] [--events 1000000] [--dir DATA_DIR]
  *   (--quick: 100,000 events; --dir reuses the log in DATA_DIR, or keeps the one it writes there)
@@ -119,12 +122,47 @@ const scenario = async (
     throw new Error(`bid: ${bid.status} ${JSON.stringify(bid.body)}\n${server.output()}`);
   }
 
-  // Until /health no longer says `ready: false`; a read now and then meanwhile.
-  let readsRefused = 0;
-  let refusal: string | undefined;
-  let firstReadMs: number | undefined;
-  let lastRead = 0;
-  let reading: Promise<void> | undefined;
+  // Until /health no longer says `ready: false`; the auction page and a list now and then
+  // meanwhile, each until it is first served.
+  const detailPath = `/auction/fetchSpecificAuction?auctionId=${auction.id}`;
+  const listPath = '/auction/fetchAllAuctions';
+  const tries = (path: string) => {
+    const state = {
+      servedMs: undefined as number | undefined,
+      refused: 0,
+      refusal: undefined as string | undefined,
+      last: 0,
+      asking: undefined as Promise<void> | undefined,
+    };
+    const poll = () => {
+      if (state.asking || state.servedMs !== undefined) return;
+      if (performance.now() - state.last < READ_EVERY_MS) return;
+      state.last = performance.now();
+      state.asking = http
+        .send('GET', path)
+        .then((read) => {
+          if (read.status === 200) state.servedMs ??= since(t0);
+          else if (read.status === 503) {
+            state.refused++;
+            state.refusal = `${read.status} ${String(read.body.message)} (Retry-After given)`;
+          } else throw new Error(`${path}: ${read.status} ${JSON.stringify(read.body)}`);
+        })
+        .finally(() => (state.asking = undefined));
+    };
+    const finish = async () => {
+      await state.asking;
+      if (state.servedMs === undefined) {
+        const read = await http.send('GET', path);
+        if (read.status !== 200)
+          throw new Error(`${path}: ${read.status} ${JSON.stringify(read.body)}`);
+        state.servedMs = since(t0);
+      }
+      return state.servedMs;
+    };
+    return { state, poll, finish };
+  };
+  const page = tries(detailPath);
+  const lists = tries(listPath);
   let caughtUpMs: number | undefined;
   let lag: unknown;
   // How long /health took to answer while the read models caught up, and answers other than 200.
@@ -132,19 +170,8 @@ const scenario = async (
   let healthNot200 = 0;
   let healthNot200Said: string | undefined;
   while (caughtUpMs === undefined) {
-    if (!reading && firstReadMs === undefined && performance.now() - lastRead >= READ_EVERY_MS) {
-      lastRead = performance.now();
-      reading = http
-        .send('GET', `/auction/fetchSpecificAuction?auctionId=${auction.id}`)
-        .then((read) => {
-          if (read.status === 200) firstReadMs ??= since(t0);
-          else if (read.status === 503) {
-            readsRefused++;
-            refusal = `${read.status} ${String(read.body.message)} (Retry-After given)`;
-          } else throw new Error(`read: ${read.status} ${JSON.stringify(read.body)}`);
-        })
-        .finally(() => (reading = undefined));
-    }
+    page.poll();
+    lists.poll();
     const asked = performance.now();
     const now = await http.send('GET', '/health');
     healthMaxMs = Math.max(healthMaxMs, since(asked));
@@ -156,13 +183,12 @@ const scenario = async (
     else caughtUpMs = since(t0);
     if (caughtUpMs === undefined) await sleep(POLL_MS);
   }
-  await reading;
-  if (firstReadMs === undefined) {
-    const read = await http.send('GET', `/auction/fetchSpecificAuction?auctionId=${auction.id}`);
-    if (read.status !== 200) throw new Error(`read: ${read.status} ${JSON.stringify(read.body)}`);
-    firstReadMs = since(t0);
-  }
-  const detail = await http.send('GET', `/auction/fetchSpecificAuction?auctionId=${auction.id}`);
+  const firstReadMs = await page.finish();
+  const listsServedMs = await lists.finish();
+  const readsRefused = page.state.refused;
+  const listsRefused = lists.state.refused;
+  const refusal = page.state.refusal;
+  const detail = await http.send('GET', detailPath);
   const currentBid = (detail.body.auctionDetails as { currentBid: number }).currentBid;
   const exit = await server.stop('SIGTERM');
   http.agent.destroy();
@@ -172,7 +198,9 @@ const scenario = async (
     .filter((line) => /error/i.test(line));
   if (errors.length > 0) console.error(`${name}: server output:\n${errors.join('\n')}`);
   if (lag !== undefined) console.error(`${name}: last lag seen: ${JSON.stringify(lag)}`);
-  if (refusal) console.error(`${name}: a read while catching up got ${refusal}`);
+  if (refusal) console.error(`${name}: an auction page while catching up got ${refusal}`);
+  if (lists.state.refusal)
+    console.error(`${name}: a list while catching up got ${lists.state.refusal}`);
   if (healthNot200Said) console.error(`${name}: /health answered ${healthNot200Said}`);
   return {
     portMs,
@@ -184,6 +212,8 @@ const scenario = async (
     bidShownAfterCatchUp: currentBid === bidCents / 100,
     firstReadMs,
     readsRefused,
+    listsServedMs,
+    listsRefused,
     caughtUpMs,
     healthMaxMs,
     healthNot200,

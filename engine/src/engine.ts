@@ -9,6 +9,7 @@ import {
 } from '@auction/contracts';
 import { AccountClosures } from './account/account-closures';
 import { recordAccountEvent } from './account/account-events';
+import { AuctionActor, type Snapshot } from './auction/actor';
 import { AuctionActorRegistry, type RegistryOptions } from './auction/actor-registry';
 import {
   type CreateCategoryCommand,
@@ -19,7 +20,7 @@ import {
 import type { CommandOutcome } from './command-bus/command-bus';
 import type { CommandRouter } from './command-bus/command-router';
 import type { EventStore } from './event-store/event-store';
-import { isSnapshotStore } from './event-store/snapshot-store';
+import { type SnapshotStore, isSnapshotStore } from './event-store/snapshot-store';
 import { type WatchCommand, type WatchOutcome, Watchlists } from './watchlist/watchlist';
 
 /**
@@ -33,6 +34,17 @@ const forDeletionOnly = (command: AuctionCommand, closures: AccountClosures) =>
   !closures.isClosed(command.metadata.actorId)
     ? rejection('FORBIDDEN')
     : undefined;
+
+/**
+ * A router that shows the committed state of the actors it runs here: the registry, and the
+ * cluster router for the auctions this node owns.
+ */
+interface HoldsActors {
+  snapshotOf(auctionId: string): Snapshot | undefined;
+}
+
+const holdsActors = (router: CommandRouter): router is CommandRouter & HoldsActors =>
+  typeof (router as Partial<HoldsActors>).snapshotOf === 'function';
 
 /** What readers may do with the event log: everything but write to it. */
 export type EventLog = Omit<EventStore, 'append' | 'close'>;
@@ -66,6 +78,7 @@ export class Engine implements CommandRouter {
   private readonly sending = new Map<string, Set<Promise<CommandOutcome>>>();
   private readonly closures: AccountClosures;
   private readonly watchlists: Watchlists;
+  private readonly snapshots: SnapshotStore | undefined;
   private closed = false;
 
   constructor(options: EngineOptions) {
@@ -74,11 +87,31 @@ export class Engine implements CommandRouter {
     this.auctions =
       options.router ??
       new AuctionActorRegistry({ ...options, refuse: options.refuse ?? this.closures.refuse });
-    const snapshots =
+    this.snapshots =
       options.snapshots === false
         ? undefined
         : (options.snapshots ?? (isSnapshotStore(options.store) ? options.store : undefined));
-    this.watchlists = new Watchlists(options.store, snapshots, options.watchSets);
+    this.watchlists = new Watchlists(options.store, this.snapshots, options.watchSets);
+  }
+
+  /**
+   * An auction's committed state and revision, for reads that cannot wait for the read models
+   * (the API's auction page while they catch up): the state of its actor when it is in memory
+   * here, else read from its snapshot and the events after it, never kept (so a node that does
+   * not own the auction never holds a second actor of it). Undefined for an unknown auction.
+   */
+  async auctionState(auctionId: string): Promise<Snapshot | undefined> {
+    const held = holdsActors(this.auctions) ? this.auctions.snapshotOf(auctionId) : undefined;
+    const snapshot =
+      held && held.revision >= 0
+        ? held
+        : await AuctionActor.read(this.store, auctionId, this.snapshots);
+    return snapshot.revision < 0 ? undefined : snapshot;
+  }
+
+  /** Whether the user watches the auction now, from their watchlist stream (see `Watchlists`). */
+  isWatching(userId: string, auctionId: string): Promise<boolean> {
+    return this.watchlists.isWatching(userId, auctionId);
   }
 
   /** Auction and bid commands, ordered by one actor per auction (on its owner's node). */

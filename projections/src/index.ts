@@ -39,6 +39,8 @@ export {
   type AuctionFacts,
   auctionView,
   usersOfAuction,
+  type ViewerBidFacts,
+  viewerView,
 } from './catalog/index';
 export {
   activityAuctions,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { allProjections } from '@auction/projections';
@@ -34,12 +35,15 @@ const gate = () => {
  * A server with a seller's auction and a bid on it, stopped, then its read models lost: the read
  * store's file deleted (on MongoDB, every projection reset through the store's own `reset`).
  */
-const historyWithoutReadModels = async () => {
+const historyWithoutReadModels = async <More = undefined>(
+  more?: (server: TestServer, seller: TestUser, bidder: TestUser) => Promise<More>,
+) => {
   first = await startTestServer();
   const seller = await signUpAndLogIn(first);
   const bidder = await signUpAndLogIn(first);
   const auctionId = await createAuctionOverHttp(seller.client, { title: 'Barometer' });
   const bid = await placeBid(bidder, auctionId, 150);
+  const extra = await more?.(first, seller, bidder);
   await first.close();
   const config = loadConfig({ ...first.storeEnv, DATA_DIR: first.dataDir });
   if (config.MONGODB_URL) {
@@ -55,7 +59,7 @@ const historyWithoutReadModels = async () => {
     for (const suffix of ['', '-wal', '-shm'])
       rmSync(join(first.dataDir, `read.sqlite${suffix}`), { force: true });
   }
-  return { seller, bidder, auctionId, bidId: bid.newBid._id };
+  return { seller, bidder, auctionId, bidId: bid.newBid._id, more: extra as More };
 };
 
 /** The same stores again, on a new port, with the projections held until `held` opens. */
@@ -93,9 +97,9 @@ describe('start-up over a log whose read models are lost', () => {
     for (const projection of health.body.readModels.projections)
       expect(projection).toMatchObject({ position: 0, behind: head, role: 'running' });
 
-    // Reads, and a write that looks up what it changes in the read models first, answer 503.
+    // Reads of the read models, and a write that looks up what it changes in them first, answer
+    // 503 (the auction page is answered from the engine: the next test).
     const reads = [
-      guest.get(`/api/v1/auction/fetchSpecificAuction?auctionId=${auctionId}`),
       guest.get('/api/v1/auction/fetchAllAuctions'),
       on(seller, server).get('/api/v1/user/profile'),
       on(bidder, server).put(`/api/v1/bid/editBid/${bidId}`, { json: { bidAmount: 170 } }),
@@ -161,9 +165,7 @@ describe('start-up over a log whose read models are lost', () => {
     const { server, guest } = await restart(projections.opened, 60_000);
 
     let answered = false;
-    const read = guest
-      .get(`/api/v1/auction/fetchSpecificAuction?auctionId=${auctionId}`)
-      .finally(() => (answered = true));
+    const read = guest.get('/api/v1/auction/fetchAllAuctions').finally(() => (answered = true));
     // A request sent after the read is answered while the read still waits (it cannot be answered
     // before the projections run, and they are held).
     expect((await guest.get('/api/v1/health')).body.ready).toBe(false);
@@ -172,7 +174,114 @@ describe('start-up over a log whose read models are lost', () => {
     projections.open();
     const res = await read;
     expect(res.status).toBe(200);
-    expect(res.body.auctionDetails).toMatchObject({ _id: auctionId, title: 'Barometer' });
+    expect(res.body.auctions).toMatchObject([{ _id: auctionId, title: 'Barometer' }]);
     await server.caughtUp;
+  });
+
+  it('answers the auction page and its bid pages from the engine meanwhile, as the caught-up catalog does', async () => {
+    // More of a history: the seller's reserve, a rival with a secret maximum that outbids the
+    // bidder, a retraction, and a watch star.
+    const { bidder, seller, auctionId, bidId, more } = await historyWithoutReadModels(
+      async (server, seller, bidder) => {
+        const reserved = await createAuctionOverHttp(seller.client, {
+          title: 'Orrery',
+          reservePrice: 500,
+        });
+        const rival = await signUpAndLogIn(server);
+        const third = await signUpAndLogIn(server);
+        await placeBid(bidder, reserved, 110);
+        await placeBid(rival, reserved, 130, 400);
+        await placeBid(bidder, reserved, 150);
+        const retracted = await placeBid(third, reserved, 450);
+        const retraction = await third.client.delete(
+          `/api/v1/bid/deleteBid/${retracted.newBid._id}`,
+        );
+        expect(retraction.status, JSON.stringify(retraction.body)).toBe(200);
+        const watched = await bidder.client.post(`/api/v1/auction/watch/${reserved}`);
+        expect(watched.status, JSON.stringify(watched.body)).toBe(200);
+        return { reserved, rival };
+      },
+    );
+    const { reserved, rival } = more;
+    const projections = gate();
+    const { server, logs, guest } = await restart(projections.opened, 100);
+    const pages = (id: string) =>
+      [
+        ['guest', guest.get(`/api/v1/auction/fetchSpecificAuction?auctionId=${id}`)],
+        ['bidder', on(bidder, server).get(`/api/v1/auction/fetchSpecificAuction?auctionId=${id}`)],
+        ['seller', on(seller, server).get(`/api/v1/auction/fetchSpecificAuction?auctionId=${id}`)],
+        ['rival', on(rival, server).get(`/api/v1/auction/fetchSpecificAuction?auctionId=${id}`)],
+        ['bids', guest.get(`/api/v1/auction/bids?auctionId=${id}&limit=1`)],
+      ] as const;
+    const answers = async () => {
+      const all: Record<string, unknown> = {};
+      for (const id of [auctionId, reserved])
+        for (const [who, answer] of pages(id)) {
+          const res = await answer;
+          expect(res.status, `${who} ${JSON.stringify(res.body)}`).toBe(200);
+          all[`${id} ${who}`] = res.body;
+        }
+      // The second page of bids, from the first page's cursor.
+      const cursor = (all[`${reserved} bids`] as { nextCursor: string }).nextCursor;
+      expect(cursor).toEqual(expect.any(String));
+      const next = await guest.get(
+        `/api/v1/auction/bids?auctionId=${reserved}&limit=1&cursor=${encodeURIComponent(cursor)}`,
+      );
+      expect(next.status).toBe(200);
+      all.next = next.body;
+      return all;
+    };
+
+    // The read models are held: health says so, and the auction pages are served all the same.
+    expect((await guest.get('/api/v1/health')).body).toMatchObject({ ready: false });
+    const during = await answers();
+    expect((await guest.get('/api/v1/health')).body).toMatchObject({ ready: false });
+    const detail = (key: string) =>
+      (during[key] as { auctionDetails: Record<string, unknown> }).auctionDetails;
+    expect(detail(`${auctionId} guest`)).toMatchObject({ title: 'Barometer', currentBid: 150 });
+    expect(detail(`${reserved} seller`)).toMatchObject({
+      title: 'Orrery',
+      category: { _id: 'antiques', name: 'Antiques' },
+      viewer: { reservePrice: 500 },
+      watching: false,
+    });
+    expect(detail(`${reserved} bidder`)).toMatchObject({ watching: true });
+    expect(detail(`${reserved} rival`)).toMatchObject({ viewer: { maxBid: 400 } });
+    expect(detail(`${reserved} guest`).retractions).toHaveLength(1);
+    expect(detail(`${reserved} guest`)).not.toHaveProperty('viewer');
+    expect(detail(`${auctionId} bidder`)).toMatchObject({
+      viewer: { bidId, retractable: [{ bidId }] },
+    });
+    // An unknown auction is a 404, as ever.
+    expect(
+      (await guest.get(`/api/v1/auction/fetchSpecificAuction?auctionId=${randomUUID()}`)).status,
+    ).toBe(404);
+
+    // Every other read still waits for the read models: 503, Retry-After, the starting-up message.
+    const gated = [
+      guest.get('/api/v1/auction/fetchAllAuctions'),
+      guest.get('/api/v1/auction/featured'),
+      guest.get('/api/v1/auction/getAllCategories'),
+      on(seller, server).get('/api/v1/auction/getAuctions'),
+      on(bidder, server).get('/api/v1/user/profile'),
+      on(bidder, server).get('/api/v1/user/history'),
+      on(bidder, server).get('/api/v1/user/winnings'),
+      on(bidder, server).get('/api/v1/user/watchlist'),
+      on(bidder, server).get('/api/v1/auction/notifications'),
+    ];
+    for (const res of await Promise.all(gated)) {
+      expect(res).toMatchObject({
+        status: 503,
+        body: { success: false, message: STARTING_UP_MESSAGE },
+      });
+      expect(res.headers.get('retry-after')).toBe('5');
+    }
+
+    projections.open();
+    await server.caughtUp;
+    expect((await guest.get('/api/v1/health')).body).not.toHaveProperty('ready');
+    // The same revisions, now from the catalog: the very same answers.
+    expect(await answers()).toEqual(during);
+    expect(logs).toEqual([]);
   });
 });

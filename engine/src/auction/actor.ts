@@ -227,6 +227,21 @@ export class AuctionActor {
   }
 
   /**
+   * The auction's committed state, read and not kept: from its stored snapshot and the events
+   * after it, or its whole stream when there is no usable snapshot (as `load` reads it). No actor
+   * is made, so a reader never becomes a second writer of an auction another node owns.
+   */
+  static async read(
+    store: EventStore,
+    auctionId: string,
+    snapshots?: SnapshotStore,
+  ): Promise<Snapshot> {
+    const streamId = auctionStream(auctionId);
+    const fromSnapshot = snapshots && (await catchUpFromSnapshot(store, snapshots, streamId));
+    return (fromSnapshot ?? (await catchUp(store, streamId, emptySnapshot(streamId)))).snapshot;
+  }
+
+  /**
    * The committed state and exactly-once record as a snapshot to store, or undefined when the
    * store already holds this revision's (or the stream is empty, or the actor is broken).
    */

@@ -9,6 +9,7 @@ import {
   logLevel,
 } from 'kafkajs';
 import { z } from 'zod';
+import type { Snapshot } from '../auction/actor';
 import type { AuctionActorRegistry } from '../auction/actor-registry';
 import type { CommandOutcome } from '../command-bus/command-bus';
 import type { CommandRouter } from '../command-bus/command-router';
@@ -270,6 +271,11 @@ export class KafkaCluster implements CommandRouter {
 
   owns(auctionId: string): boolean {
     return !this.rebalancing && this.owned.has(partitionOf(auctionId, this.options.partitions));
+  }
+
+  /** The committed state of an auction this node owns, when its actor is in memory. */
+  snapshotOf(auctionId: string): Snapshot | undefined {
+    return this.owns(auctionId) ? this.options.local.snapshotOf(auctionId) : undefined;
   }
 
   onOwnershipChange(listener: () => void): () => void {

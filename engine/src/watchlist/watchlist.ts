@@ -145,6 +145,25 @@ export class Watchlists {
     }
   }
 
+  /**
+   * Whether the user watches the auction now: the set kept here (or the snapshot) brought up to
+   * the stream's head, read and not kept (only `record`, one user's commands at a time, keeps sets).
+   */
+  async isWatching(userId: string, auctionId: string): Promise<boolean> {
+    const streamId = watchlistStream(userId);
+    const known = this.sets.get(userId) ?? (await this.snapshotOf(streamId)) ?? EMPTY;
+    const read = await this.store.readStream(
+      streamId,
+      known.revision < 0 ? {} : { fromRevision: known.revision },
+    );
+    // Not the stream that was folded (a store restored from an older copy): read it all.
+    const current =
+      known.revision >= 0 && read[0]?.revision !== known.revision
+        ? folded(EMPTY, await this.store.readStream(streamId))
+        : folded(known, read);
+    return current.watched.has(auctionId);
+  }
+
   /** Keeps the set as the user's most recent, and leaves a snapshot of it when one is due. */
   private async keep(streamId: string, userId: string, set: WatchSet): Promise<WatchSet> {
     let kept = set;

@@ -7,9 +7,12 @@ import {
   bidView,
   centsToDollars,
   deletedUser,
+  isoToMs,
   latestRetractions,
   retractionView,
+  rules,
   standingOrder,
+  toIsoTime,
 } from '@auction/contracts';
 import { type ImageUrl, imageView } from '../images';
 import { priceView } from './price-view';
@@ -91,5 +94,68 @@ export const auctionView = (
     winner: facts.winnerId === null ? null : user(facts.winnerId),
     finalPrice: facts.finalPrice === null ? null : centsToDollars(facts.finalPrice),
     revision: facts.revision,
+  };
+};
+
+/** One of the viewer's own bids on an auction (money in cents), whichever fold holds it. */
+export interface ViewerBidFacts {
+  readonly bidId: string;
+  readonly amount: number;
+  /** The bidder's secret maximum (the amount when absent). */
+  readonly maxAmount?: number | undefined;
+  readonly retracted: boolean;
+  /** When its bidder last entered it; a bid without it cannot be retracted. */
+  readonly enteredAt?: string | undefined;
+  /** Whether its bidder can no longer retract it (an automatic bid raised it, or it moved the end). */
+  readonly bound?: boolean | undefined;
+  /** Whether another's maximum answered it at once: then its bidder can retract no bid. */
+  readonly answered?: boolean | undefined;
+}
+
+/**
+ * What only `viewerId` may see of an auction, from their own bids on it (`mine`, retracted ones
+ * included): their secret maximum (the largest of their standing bids', with that bid), the bids
+ * they may still retract and until when (the page also hides them in the last hour), and the
+ * reserve price when they are its seller. The catalog and the engine's state both answer through it.
+ */
+export const viewerView = (
+  auction: {
+    readonly status: string;
+    readonly sellerId: string | null;
+    readonly reservePrice?: number | null | undefined;
+  },
+  viewerId: string,
+  mine: readonly ViewerBidFacts[],
+): NonNullable<AuctionView['viewer']> => {
+  let best: ViewerBidFacts | null = null;
+  for (const bid of mine)
+    if (
+      !bid.retracted &&
+      (best === null || (bid.maxAmount ?? bid.amount) > (best.maxAmount ?? best.amount))
+    )
+      best = bid;
+  const retractable =
+    auction.status !== 'Live' || mine.some((bid) => bid.retracted || bid.answered === true)
+      ? []
+      : mine.flatMap((bid) =>
+          bid.bound === true || bid.enteredAt === undefined
+            ? []
+            : [
+                {
+                  bidId: bid.bidId,
+                  until: toIsoTime(isoToMs(bid.enteredAt) + rules.retraction.graceMs),
+                },
+              ],
+        );
+  return {
+    bidId: best?.bidId ?? null,
+    maxBid: best === null ? null : centsToDollars(best.maxAmount ?? best.amount),
+    reservePrice:
+      auction.sellerId === viewerId &&
+      auction.reservePrice !== undefined &&
+      auction.reservePrice !== null
+        ? centsToDollars(auction.reservePrice)
+        : null,
+    retractable,
   };
 };

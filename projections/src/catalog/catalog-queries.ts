@@ -8,10 +8,7 @@ import {
   bidView,
   centsToDollars,
   deletedUser,
-  isoToMs,
-  rules,
   standingOrder,
-  toIsoTime,
 } from '@auction/contracts';
 import { type ImageUrl, storedImagePath } from '../images';
 import { type Page, type PageRequest, findPage } from '../paging';
@@ -26,7 +23,7 @@ import {
   catalogCategories,
   catalogSummaryOf,
 } from './catalog-projection';
-import { type AuctionFacts, auctionView, usersOfAuction } from './auction-view';
+import { type AuctionFacts, auctionView, usersOfAuction, viewerView } from './auction-view';
 import { standingBidsPage } from './bid-pages';
 
 /** Filters of the All Auctions page; empty strings filter nothing. */
@@ -126,50 +123,19 @@ const findAuctions = async (
     0,
   );
 
-/**
- * What only `viewerId` may see of an auction: their own secret maximum (the largest of their
- * standing bids', with that bid), the bids they may still retract and until when, and the
- * reserve price when they are its seller.
- */
+/** What only `viewerId` may see of an auction (`viewerView`), from their bids the catalog holds. */
 const viewerOf = async (
   store: ReadStore,
   auction: CatalogAuctionDoc,
   viewerId: string,
 ): Promise<NonNullable<AuctionView['viewer']>> => {
-  const all = (await store.find(catalogBids.name, {
+  const mine = (await store.find(catalogBids.name, {
     where: { bidderId: viewerId, auctionId: auction._id },
   })) as CatalogBidDoc[];
-  const mine = all.filter((bid) => !bid.retracted);
-  let best: CatalogBidDoc | null = null;
-  for (const bid of mine)
-    if (best === null || (bid.maxAmount ?? bid.amount) > (best.maxAmount ?? best.amount))
-      best = bid;
-  return {
-    bidId: best?._id ?? null,
-    maxBid: best === null ? null : centsToDollars(best.maxAmount ?? best.amount),
-    reservePrice: auction.sellerId === viewerId ? sellerViewer(auction).reservePrice : null,
-    retractable: retractableOf(auction, all),
-  };
-};
-
-/**
- * The viewer's bids the retraction rules would still let them take back, each until its grace
- * period ends, from what the catalog records (the page also hides them in the last hour).
- */
-const retractableOf = (
-  auction: CatalogAuctionDoc,
-  bids: readonly CatalogBidDoc[],
-): { bidId: string; until: string }[] => {
-  if (auction.status !== 'Live' || bids.some((bid) => bid.retracted || bid.answered)) return [];
-  return bids.flatMap((bid) =>
-    bid.bound || bid.enteredAt === undefined
-      ? []
-      : [
-          {
-            bidId: bid._id,
-            until: toIsoTime(isoToMs(bid.enteredAt) + rules.retraction.graceMs),
-          },
-        ],
+  return viewerView(
+    auction,
+    viewerId,
+    mine.map((bid) => ({ ...bid, bidId: bid._id })),
   );
 };
 

@@ -127,20 +127,41 @@ export class Readiness implements ReadModelsReadiness {
 /**
  * While the read models catch up, requests that need only the log, accounts and sessions are
  * answered (health, sign-up, login, the audit, and the writes the engine decides from the log);
- * every other `/api/v1` request waits for the read models it reads (`readModelsFor`).
+ * so are the auction page and its bid pages, from the engine's state (`fromEngine`); every other
+ * `/api/v1` request waits for the read models it reads (`readModelsFor`).
  */
 const needsReadModels = (req: Request): boolean => readModelsFor(req.method, req.path).length > 0;
+
+/** The reads the engine's own state answers as the catalog would: one auction, and its bids. */
+const ENGINE_READS = new Set(['/auction/fetchspecificauction', '/auction/bids']);
+const answerableByEngine = (req: Request): boolean =>
+  req.method === 'GET' && ENGINE_READS.has(req.path.toLowerCase().replace(/\/+$/, ''));
+
+/** The requests the gate let through, while the read models caught up, to be answered from the engine. */
+const engineAnswered = new WeakSet<Request>();
+
+/**
+ * Whether the route answers this request from the engine's state (`routes/auctions/from-engine.ts`):
+ * it came while the read models were catching up at start (or could not start).
+ */
+export const fromEngine = (req: Request): boolean => engineAnswered.has(req);
 
 /**
  * While the read models catch up at start, a request that needs them waits up to `waitMs` for
  * them, then gets a 503 with `Retry-After` and a message the web app shows, never a stale or
- * empty answer. Once they are ready this passes every request straight on.
+ * empty answer. The auction page and its bid pages do not wait: they are answered at once from
+ * the engine's state (`fromEngine`), which is current. Once the read models are ready this passes
+ * every request straight on.
  */
 export const readinessGate =
   (readiness: ReadModelsReadiness): RequestHandler =>
   (req, res, next) => {
     // Once ready (nearly always), no promise per request.
     if (readiness.isReady() || !needsReadModels(req)) return next();
+    if (answerableByEngine(req)) {
+      engineAnswered.add(req);
+      return next();
+    }
     readiness
       .within(readiness.waitMs)
       .then((ready) => {

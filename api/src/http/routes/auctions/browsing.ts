@@ -6,10 +6,12 @@ import {
   liveAuctionsPage,
 } from '@auction/projections';
 import type { AppDeps } from '../../../app-deps';
+import { fromEngine } from '../../middleware/readiness';
 import { pageRequest } from '../../paging';
 import { respond } from '../../respond';
 import type { routesOn } from '../../route';
 import { withWatching } from '../watchlist/routes';
+import { auctionBidsFromEngine, auctionDetailFromEngine } from './from-engine';
 
 /** What anyone may read: live auctions, one auction and its bids, the featured ones. */
 export const browsingRoutes = (route: ReturnType<typeof routesOn>, deps: AppDeps): void => {
@@ -31,6 +33,15 @@ export const browsingRoutes = (route: ReturnType<typeof routesOn>, deps: AppDeps
 
   route(ops.auctionDetail, async (req, res, { query }) => {
     const { auctionId } = query();
+    if (fromEngine(req)) {
+      // The read models are catching up at start: the engine's state, as the catalog will show it.
+      const view = await auctionDetailFromEngine(deps, auctionId, req.user?.id);
+      if (!view) throw new DomainError(rejection('AUCTION_NOT_FOUND'));
+      const shown = req.user
+        ? { ...view, watching: await deps.engine.isWatching(req.user.id, auctionId) }
+        : view;
+      return respond(res, 200, 'Auction Fetched', { auctionDetails: shown });
+    }
     const auctionDetails = await auctionDetail(
       deps.read,
       deps.users,
@@ -43,14 +54,11 @@ export const browsingRoutes = (route: ReturnType<typeof routesOn>, deps: AppDeps
     respond(res, 200, 'Auction Fetched', { auctionDetails: shown });
   });
 
-  route(ops.auctionBids, async (_req, res, { query }) => {
+  route(ops.auctionBids, async (req, res, { query }) => {
     const { auctionId, ...paging } = query();
-    const page = await auctionBidsPage(
-      deps.read,
-      deps.users,
-      auctionId,
-      pageRequest('bids', paging),
-    );
+    const page = fromEngine(req)
+      ? await auctionBidsFromEngine(deps, auctionId, pageRequest('bids', paging))
+      : await auctionBidsPage(deps.read, deps.users, auctionId, pageRequest('bids', paging));
     if (!page) throw new DomainError(rejection('AUCTION_NOT_FOUND'));
     respond(res, 200, 'Bids Fetched', { bids: page.items, nextCursor: page.nextCursor });
   });
