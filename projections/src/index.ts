@@ -39,7 +39,6 @@ export {
   type AuctionFacts,
   auctionView,
   usersOfAuction,
-  type ViewerBidFacts,
   viewerView,
 } from './catalog/index';
 export {

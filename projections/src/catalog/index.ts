@@ -24,10 +24,4 @@ export {
 } from './catalog-queries';
 export { priceView } from './price-view';
 export { bidPageOrder, bidsPageOf, standingBidsPage } from './bid-pages';
-export {
-  type AuctionFacts,
-  type ViewerBidFacts,
-  auctionView,
-  usersOfAuction,
-  viewerView,
-} from './auction-view';
+export { type AuctionFacts, auctionView, usersOfAuction, viewerView } from './auction-view';
