@@ -24,16 +24,19 @@ export const eventually = async (check: () => unknown, timeoutMs = TIMEOUT_MS) =
 export const expect = (target: Locator | Page) => ({
   toHaveURL: (pattern: RegExp) =>
     eventually(() => vitestExpect((target as Page).url()).toMatch(pattern)),
-  toBeVisible: () =>
-    eventually(async () => vitestExpect(await (target as Locator).first().isVisible()).toBe(true)),
+  toBeVisible: (timeoutMs = TIMEOUT_MS) =>
+    eventually(
+      async () => vitestExpect(await (target as Locator).first().isVisible()).toBe(true),
+      timeoutMs,
+    ),
   toBeHidden: () =>
     eventually(async () => vitestExpect(await (target as Locator).first().isVisible()).toBe(false)),
-  toHaveText: (pattern: RegExp | string) =>
+  toHaveText: (pattern: RegExp | string, timeoutMs = TIMEOUT_MS) =>
     eventually(async () => {
       const text = (await (target as Locator).first().innerText()).trim();
       if (typeof pattern === 'string') vitestExpect(text).toBe(pattern);
       else vitestExpect(text).toMatch(pattern);
-    }),
+    }, timeoutMs),
   toHaveValue: (value: string) =>
     eventually(async () =>
       vitestExpect(await (target as Locator).first().inputValue()).toBe(value),

@@ -156,6 +156,14 @@ const callOnce = async <S extends z.ZodType>(
   } as z.infer<S> & Envelope & Behind;
 };
 
+/**
+ * Whether a call failed because the server could not answer (unreachable, a 5xx such as the 503
+ * of a server still starting up), not because it said no: such a failure says nothing about what
+ * there is, so a list must not read it as empty.
+ */
+export const isNetworkFailure = (error: unknown): boolean =>
+  error instanceof ApiError && (error.status === 0 || error.status >= 500);
+
 /** The server's message when it sent one, else the fallback (spec §8). */
 export const messageOf = (error: unknown, fallback: string): string =>
   error instanceof ApiError && error.serverMessage ? error.serverMessage : fallback;

@@ -45,10 +45,30 @@ interface Watch {
   asked: number | null;
 }
 
+/**
+ * The state of the tab's link to the server, as pages show it: `idle` before the first socket,
+ * `connected`, `reconnecting` (lost, or not yet reached after a failure: the spec's tries are
+ * running), `paused` (the tries are spent and the socket dropped: nothing is heard until
+ * `reconnectSocket`, which the browser coming back online or the tab becoming visible also calls).
+ */
+export type SocketLink = 'idle' | 'connected' | 'reconnecting' | 'paused';
+
 let socket: AuctionSocket | null = null;
 let failures = 0;
 let watch: Watch | null = null;
 const notificationListeners = new Set<NotificationListener>();
+let link: SocketLink = 'idle';
+const linkListeners = new Set<() => void>();
+const reconnectListeners = new Set<() => void>();
+/** The link failed or dropped since the last connect: the next connect is a reconnect. */
+let lost = false;
+let wakeUpsInstalled = false;
+
+const setLink = (next: SocketLink) => {
+  if (link === next) return;
+  link = next;
+  linkListeners.forEach((listener) => listener());
+};
 
 const askForEventsAfter = (current: Watch) => {
   const revision = current.revision;
@@ -93,21 +113,41 @@ const receiveNotification = (payload: unknown) => {
   if (parsed.success) notificationListeners.forEach((listener) => listener(parsed.data));
 };
 
-/** The one socket of this tab: connected lazily, on first use, with the session cookie. */
+/**
+ * The one socket of this tab: connected lazily, on first use, with the session cookie. Each socket
+ * keeps the spec's reconnection settings; when they are spent it is dropped (`paused`) and a new
+ * one, with a fresh set of tries, is made by `reconnectSocket`.
+ */
 const ensureSocket = (): AuctionSocket => {
   if (socket) return socket;
+  installWakeUps();
+  if (link === 'paused') setLink('reconnecting');
   const created: AuctionSocket = io(SOCKET_OPTIONS);
   socket = created;
   failures = 0;
   created.on('connect', () => {
     failures = 0;
+    setLink('connected');
+    // Rejoin the watched auction's room from the last revision applied; the user's own rooms
+    // are joined by the server on every handshake.
     if (watch) askForEventsAfter(watch);
+    if (lost) {
+      lost = false;
+      reconnectListeners.forEach((listener) => listener());
+    }
   });
   created.on('connect_error', () => {
+    lost = true;
     failures += 1;
-    if (failures >= MAX_FAILURES) dropSocket();
+    if (failures >= MAX_FAILURES) {
+      dropSocket();
+      setLink('paused');
+    } else setLink('reconnecting');
   });
   created.on('disconnect', (reason) => {
+    lost = true;
+    // The client's own disconnect (a new session's cookie) connects again at once.
+    if (reason !== 'io client disconnect') setLink('reconnecting');
     if (reason === 'io server disconnect') created.connect();
   });
   for (const name of auctionEventNames) created.on(name, receiveAuctionEvent);
@@ -157,6 +197,46 @@ export const onBidNotification = (listener: NotificationListener): (() => void) 
   ensureSocket();
   notificationListeners.add(listener);
   return () => notificationListeners.delete(listener);
+};
+
+/**
+ * Tries again after the tries were spent (`paused`): a new socket with the spec's settings, which
+ * rejoins the watched auction and tells `onSocketReconnect` listeners when it connects. Does
+ * nothing while a socket is connected or still trying, or before any socket was wanted.
+ */
+export const reconnectSocket = (): void => {
+  if (socket || link !== 'paused') return;
+  ensureSocket();
+};
+
+// The browser coming back online, or the user coming back to the tab, tries again by itself.
+const installWakeUps = () => {
+  if (wakeUpsInstalled || typeof window === 'undefined') return;
+  wakeUpsInstalled = true;
+  window.addEventListener('online', reconnectSocket);
+  if (typeof document !== 'undefined')
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'visible') reconnectSocket();
+    });
+};
+
+/** The link as it stands (for `useSyncExternalStore`, with `onSocketLinkChange`). */
+export const socketLink = (): SocketLink => link;
+
+/** Runs `listener` whenever the link's state changes; returns the function that stops it. */
+export const onSocketLinkChange = (listener: () => void): (() => void) => {
+  linkListeners.add(listener);
+  return () => linkListeners.delete(listener);
+};
+
+/**
+ * Runs `listener` each time the socket connects again after it was lost or failed (automatically
+ * or through `reconnectSocket`): what a page shows may have changed meanwhile, so it fetches it
+ * again. Returns the function that stops listening.
+ */
+export const onSocketReconnect = (listener: () => void): (() => void) => {
+  reconnectListeners.add(listener);
+  return () => reconnectListeners.delete(listener);
 };
 
 /** After login or logout the handshake must carry the new cookie: reconnect if connected. */

@@ -9,8 +9,26 @@ import {
   socketEventNames,
 } from '@auction/contracts';
 import { Server, type Socket as ServerSocket } from 'socket.io';
+import type * as SocketIoClient from 'socket.io-client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as SocketOwner from './socket';
+
+/**
+ * The options each socket was made with. Its backoff is then shortened to 20-50 ms, so a test
+ * spends the spec's five tries at once instead of waiting 1 to 5 s between them; the number of
+ * tries and everything else stay as the owner set them.
+ */
+const made = vi.hoisted((): unknown[] => []);
+vi.mock('socket.io-client', async (importOriginal) => {
+  const real = await importOriginal<typeof SocketIoClient>();
+  const io = ((options: Parameters<typeof real.io>[0]) => {
+    made.push(options);
+    const socket = real.io(options);
+    socket.io.reconnectionDelay(20).reconnectionDelayMax(50);
+    return socket;
+  }) as typeof real.io;
+  return { ...real, io };
+});
 
 /**
  * The tab's socket owner (`./socket`) over the real socket.io-client, against a real Socket.IO
@@ -87,14 +105,8 @@ let states: AuctionView[];
 
 const stopSoon: (() => void)[] = [];
 
-beforeEach(async () => {
-  watches = [];
-  unwatches = [];
-  connected = [];
-  heard = [];
-  heardFrom = [];
-  states = [];
-  onWatch = () => undefined;
+/** Starts the stand-in gateway on `port` (0: any free one) and resolves with the port. */
+const serve = async (port: number): Promise<number> => {
   http = createServer();
   io = new Server(http);
   io.on('connection', (socket) => {
@@ -107,8 +119,19 @@ beforeEach(async () => {
     });
     socket.on('auction:unwatch', (request: WatchRequest) => unwatches.push(request));
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
+  await new Promise<void>((resolve) => http.listen(port, '127.0.0.1', resolve));
+  return (http.address() as AddressInfo).port;
+};
+
+beforeEach(async () => {
+  watches = [];
+  unwatches = [];
+  connected = [];
+  heard = [];
+  heardFrom = [];
+  states = [];
+  onWatch = () => undefined;
+  const port = await serve(0);
   vi.stubGlobal('location', new URL(`http://127.0.0.1:${port}/`));
   // A fresh owner each test: no socket, no watch.
   vi.resetModules();
@@ -338,5 +361,115 @@ describe('the socket owner', () => {
     send('bidNotification', { ...notification, _id: 'n2' });
     await vi.waitFor(() => expect(later).toContain('n2'));
     expect(notifications).toEqual([notification]);
+  });
+});
+
+/** The server goes away for longer than the spec's tries (five; their backoff shortened, above). */
+describe('the socket owner when the server is away', () => {
+  /** The states the link went through, from now on. */
+  let links: SocketOwner.SocketLink[];
+  let reconnects: number;
+  let port: number;
+
+  beforeEach(() => {
+    made.length = 0;
+    vi.stubGlobal('window', new EventTarget());
+    vi.stubGlobal('document', Object.assign(new EventTarget(), { visibilityState: 'visible' }));
+    links = [];
+    reconnects = 0;
+    port = Number(location.port);
+    stopSoon.push(owner.onSocketLinkChange(() => links.push(owner.socketLink())));
+    stopSoon.push(owner.onSocketReconnect(() => reconnects++));
+  });
+
+  /** The server stops; the test waits (advancing the faked backoff) until the tries are spent. */
+  const serverAwayUntilPaused = async () => {
+    await io.close();
+    await vi.waitFor(() => expect(owner.socketLink()).toBe('paused'), {
+      timeout: 10_000,
+      interval: 50,
+    });
+    expect(links).toContain('reconnecting');
+  };
+
+  /** Longer than the shortened tries would take many times over. */
+  const timePasses = () => new Promise((resolve) => setTimeout(resolve, 1000));
+
+  it('says reconnecting while it tries, then paused, and tries no more by itself', async () => {
+    watchFrom(5);
+    await vi.waitFor(() => expect(watches).toHaveLength(1));
+    expect(owner.socketLink()).toBe('connected');
+    await serverAwayUntilPaused();
+    await serve(port);
+    await timePasses();
+    expect(owner.socketLink()).toBe('paused');
+    expect(connected).toHaveLength(0);
+    expect(reconnects).toBe(0);
+  });
+
+  it.each([
+    ['the browser comes back online', () => window.dispatchEvent(new Event('online'))],
+    ['the tab becomes visible', () => document.dispatchEvent(new Event('visibilitychange'))],
+    ['Reconnect is pressed', () => owner.reconnectSocket()],
+  ])(
+    'when %s, tries again: rewatches from the last revision applied and tells the page to refetch',
+    async (_, wake) => {
+      watchFrom(5);
+      await vi.waitFor(() => expect(watches).toHaveLength(1));
+      await settle(6);
+      await serverAwayUntilPaused();
+      await serve(port);
+      wake();
+      await vi.waitFor(() => expect(owner.socketLink()).toBe('connected'), { interval: 50 });
+      await vi.waitFor(() => expect(watches).toHaveLength(2));
+      expect(watches[1]).toEqual({ auctionId: AUCTION, afterRevision: 6 });
+      expect(reconnects).toBe(1);
+      await settle(7);
+      expect(heard).toEqual([6, 7]);
+    },
+  );
+
+  it('tries again with the spec’s settings each time: a second outage pauses it again', async () => {
+    watchFrom(5);
+    await vi.waitFor(() => expect(watches).toHaveLength(1));
+    await serverAwayUntilPaused();
+    owner.reconnectSocket(); // still away: a new set of tries, spent in turn
+    expect(owner.socketLink()).toBe('reconnecting');
+    await vi.waitFor(() => expect(owner.socketLink()).toBe('paused'), {
+      timeout: 10_000,
+      interval: 50,
+    });
+    await serve(port);
+    owner.reconnectSocket();
+    await vi.waitFor(() => expect(watches).toHaveLength(2), { interval: 50 });
+    expect(reconnects).toBe(1);
+    // Three sockets, each with the spec's settings.
+    expect(made).toEqual([owner.SOCKET_OPTIONS, owner.SOCKET_OPTIONS, owner.SOCKET_OPTIONS]);
+  });
+
+  it('a connection lost and found again within the tries rewatches and tells the page to refetch', async () => {
+    watchFrom(5);
+    await vi.waitFor(() => expect(watches).toHaveLength(1));
+    await io.close();
+    await vi.waitFor(() => expect(owner.socketLink()).toBe('reconnecting'), { interval: 50 });
+    await serve(port);
+    await vi.waitFor(() => expect(owner.socketLink()).toBe('connected'), {
+      timeout: 10_000,
+      interval: 50,
+    });
+    await vi.waitFor(() => expect(watches).toHaveLength(2));
+    expect(reconnects).toBe(1);
+    expect(links).not.toContain('paused');
+  });
+
+  it('the first connect is not a reconnect, and a page going online while connected changes nothing', async () => {
+    watchFrom(5);
+    await vi.waitFor(() => expect(watches).toHaveLength(1));
+    window.dispatchEvent(new Event('online'));
+    owner.reconnectSocket();
+    await settle(6);
+    expect(reconnects).toBe(0);
+    expect(connected).toHaveLength(1);
+    expect(watches).toHaveLength(1);
   });
 });

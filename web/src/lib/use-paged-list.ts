@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { type Page, appendPage } from './paging';
+import { useRefetchOnReconnect } from './use-socket-link';
 
 export interface PagedList<T> {
   readonly items: T[];
@@ -7,6 +8,13 @@ export interface PagedList<T> {
   readonly loading: boolean;
   /** A further page is on its way. */
   readonly loadingMore: boolean;
+  /**
+   * The first page could not be fetched: the list is unknown, not empty. The page shows an error
+   * with a Retry button (`retry`), never its empty state.
+   */
+  readonly failed: boolean;
+  /** Fetches the first page again after a failure. */
+  readonly retry: () => void;
   readonly hasMore: boolean;
   /** Asks for the next page (once at a time); the sentinel does it when scrolled into view. */
   readonly loadMore: () => void;
@@ -28,13 +36,15 @@ const usePages = <T extends { readonly _id: string }>(
   const [items, setItems] = useState<T[]>([]);
   const [loading, setLoading] = useState(true);
   const [loadingMore, setLoadingMore] = useState(false);
+  const [failed, setFailed] = useState(false);
   const [cursor, setCursor] = useState<string | null>(null);
   const generation = useRef(0);
   const busy = useRef(false);
   const latest = useRef({ fetchPage, onError, cursor });
   latest.current = { fetchPage, onError, cursor };
 
-  const load = useCallback((after: string | undefined) => {
+  /** `quiet`: a refetch of the first page over the items shown, which stay if it fails. */
+  const load = useCallback((after: string | undefined, quiet = false) => {
     const mine = generation.current;
     busy.current = true;
     latest.current
@@ -46,11 +56,13 @@ const usePages = <T extends { readonly _id: string }>(
             after === undefined ? [...page.items] : appendPage(current, page.items),
           );
           setCursor(page.nextCursor);
+          if (after === undefined) setFailed(false);
         },
         (error: unknown) => {
-          if (mine !== generation.current) return;
-          if (!(error instanceof DOMException && error.name === 'AbortError'))
-            latest.current.onError(error);
+          if (mine !== generation.current || quiet) return;
+          if (error instanceof DOMException && error.name === 'AbortError') return;
+          if (after === undefined) setFailed(true);
+          latest.current.onError(error);
         },
       )
       .finally(() => {
@@ -61,14 +73,25 @@ const usePages = <T extends { readonly _id: string }>(
       });
   }, []);
 
-  useEffect(() => {
+  const restart = useCallback(() => {
     generation.current++;
     setItems([]);
     setCursor(null);
     setLoading(true);
     setLoadingMore(false);
+    setFailed(false);
     load(undefined);
-  }, [key, load]);
+  }, [load]);
+
+  useEffect(restart, [key, restart]);
+
+  /** The first page again over what is shown (after the socket came back), or a retry. */
+  const refresh = useCallback(() => {
+    if (failed) return restart();
+    generation.current++;
+    setLoadingMore(false);
+    load(undefined, true);
+  }, [failed, restart, load]);
 
   const loadMore = useCallback(() => {
     const next = latest.current.cursor;
@@ -77,7 +100,17 @@ const usePages = <T extends { readonly _id: string }>(
     load(next);
   }, [load]);
 
-  return { items, setItems, loading, loadingMore, cursor, loadMore };
+  return {
+    items,
+    setItems,
+    loading,
+    loadingMore,
+    failed,
+    retry: restart,
+    refresh,
+    cursor,
+    loadMore,
+  };
 };
 
 /**
@@ -125,23 +158,31 @@ const useSentinel = (
  * A list the server pages, loaded as the user scrolls: the first page at once, the next one
  * when the sentinel after the last item comes near the viewport (IntersectionObserver), or on
  * `loadMore`. A change of `key` (the filters) starts again from the first page; an answer to an
- * older key is dropped. `onError` runs when a page fails (the loaded items stay).
+ * older key is dropped. `onError` runs when a page fails (the loaded items stay); a failed first
+ * page sets `failed` (the list is unknown, not empty) until `retry`, the browser coming back
+ * online, or the socket reconnecting. Each socket reconnect fetches the first page again.
  */
 export const usePagedList = <T extends { readonly _id: string }>(
   fetchPage: (cursor: string | undefined) => Promise<Page<T>>,
   key: string,
   onError: (error: unknown) => void,
 ): PagedList<T> => {
-  const { items, setItems, loading, loadingMore, cursor, loadMore } = usePages(
-    fetchPage,
-    key,
-    onError,
-  );
+  const { items, setItems, loading, loadingMore, failed, retry, refresh, cursor, loadMore } =
+    usePages(fetchPage, key, onError);
   const sentinelRef = useSentinel(loadMore, { loading, loadingMore, cursor });
+  // Back from a loss: what the list shows may have changed, and a failed list may load now.
+  useRefetchOnReconnect(refresh);
+  useEffect(() => {
+    if (!failed || typeof window === 'undefined') return;
+    window.addEventListener('online', retry);
+    return () => window.removeEventListener('online', retry);
+  }, [failed, retry]);
   return {
     items,
     loading,
     loadingMore,
+    failed,
+    retry,
     hasMore: cursor !== null,
     loadMore,
     setItems: (update) => setItems(update),

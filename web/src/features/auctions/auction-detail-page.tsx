@@ -8,6 +8,7 @@ import { AuctionHeader } from './detail/auction-header';
 import { BidDialogs } from './detail/bid-dialogs';
 import { BidPanel } from './detail/bid-panel';
 import { LiveBids } from './detail/live-bids';
+import { useStaleness } from './detail/link-state';
 import { AuctionLoadFailed, AuctionNotFound } from './detail/load-states';
 import { AuctionNotices, BidderNotices } from './detail/notices';
 import { PricePanel } from './detail/price-panel';
@@ -46,6 +47,7 @@ const AuctionDetail = ({ auction }: { auction: AuctionView }) => {
   const standing = useAuctionDetail(auction);
   const { dialog, open, close, startEdit, startDelete } = useBidDialog();
   const actions = useBidActions(auction._id, close);
+  const staleness = useStaleness(auction);
   return (
     <article className="page auction-detail">
       <nav className="detail-back" aria-label="Breadcrumb">
@@ -60,9 +62,9 @@ const AuctionDetail = ({ auction }: { auction: AuctionView }) => {
           />
         </div>
         <div className="detail-info">
-          <AuctionHeader auction={auction} />
-          <AuctionNotices auction={auction} standing={standing} />
-          <PricePanel auction={auction} standing={standing} />
+          <AuctionHeader auction={auction} staleness={staleness} />
+          <AuctionNotices auction={auction} standing={standing} staleness={staleness} />
+          <PricePanel auction={auction} standing={standing} stale={staleness !== null} />
           <BidderNotices standing={standing} />
           <div className="detail-actions">
             <BidPanel auction={auction} standing={standing} open={open} />
@@ -70,7 +72,13 @@ const AuctionDetail = ({ auction }: { auction: AuctionView }) => {
           </div>
         </div>
       </div>
-      <LiveBids auction={auction} standing={standing} onEdit={startEdit} onDelete={startDelete} />
+      <LiveBids
+        auction={auction}
+        standing={standing}
+        staleness={staleness}
+        onEdit={startEdit}
+        onDelete={startDelete}
+      />
       <BidDialogs
         auction={auction}
         dialog={dialog}

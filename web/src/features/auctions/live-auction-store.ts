@@ -10,7 +10,7 @@ import {
 import { type StoreApi, create } from 'zustand';
 import { ApiError } from '../../lib/api-client';
 import { useSession } from '../../lib/session/store';
-import { advanceWatch, watchAuction } from '../../lib/socket';
+import { advanceWatch, onSocketReconnect, watchAuction } from '../../lib/socket';
 import { auctionsApi } from '../../lib/auctions-api';
 
 /** How long a newly placed bid stays highlighted (spec §9). */
@@ -37,6 +37,11 @@ interface LiveAuctionState {
    * and the auction is fetched again until an answer is current.
    */
   behind: boolean;
+  /**
+   * The socket connected again after a loss and the refetch of what was missed is on its way:
+   * until it lands, the page still may show an old price.
+   */
+  resyncing: boolean;
   /**
    * Adds the standing bids after those shown (from `bidsNextCursor`, `limit` of them); rejects
    * when the page cannot be fetched. A view that replaced the shown one meanwhile drops the page.
@@ -175,9 +180,15 @@ const open = (store: Store, auctionId: string): (() => void) => {
     highlighted: new Set(),
     loadingBids: false,
     behind: false,
+    resyncing: false,
   });
   let stop: (() => void) | null = null;
   let closed = false;
+  // Back after a loss (the socket's tries, or a reconnect): events were missed, and the watch's
+  // replay brings only what the room hears, so the auction and its bids are fetched again.
+  const stopRefetching = onSocketReconnect(() => {
+    if (!closed && get().auction) void resync(store, auctionId, () => closed);
+  });
   fetchView(store, auctionId).then(
     (fetched) => {
       if (closed) return;
@@ -198,10 +209,40 @@ const open = (store: Store, auctionId: string): (() => void) => {
   return () => {
     closed = true;
     stop?.();
+    stopRefetching();
     if (get().auctionId !== auctionId) return;
     clearTimeout(behindTimer);
-    set({ auctionId: null, auction: null, load: 'idle', behind: false });
+    set({ auctionId: null, auction: null, load: 'idle', behind: false, resyncing: false });
   };
+};
+
+/**
+ * Waits before the next fetch after a reconnect whose fetch failed: a server that has just
+ * started answers reads 503 until its read models have caught up.
+ */
+export const RESYNC_RETRY_MS = [1000, 2000, 4000, 5000] as const;
+/** The latest reconnect's fetch; an older one stops. */
+let resyncs = 0;
+
+/**
+ * After a reconnect: `resyncing` until the auction as the server has it now is fetched and
+ * accepted, trying again while fetches fail (for as long as the page is open).
+ */
+const resync = async (store: Store, auctionId: string, closed: () => boolean) => {
+  const mine = ++resyncs;
+  const current = () => mine === resyncs && !closed() && store.get().auctionId === auctionId;
+  store.set({ resyncing: true });
+  for (let attempt = 0; current(); attempt++) {
+    try {
+      const fetched = await fetchView(store, auctionId);
+      if (fetched && current()) accept(store, auctionId, fetched.view, fetched.behind);
+      break;
+    } catch {
+      const wait = RESYNC_RETRY_MS[Math.min(attempt, RESYNC_RETRY_MS.length - 1)];
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+  if (current()) store.set({ resyncing: false });
 };
 
 const refresh = async (store: Store) => {
@@ -292,6 +333,7 @@ export const useLiveAuction = create<LiveAuctionState>()((set, get) => {
     highlighted: new Set(),
     loadingBids: false,
     behind: false,
+    resyncing: false,
     open: (auctionId) => open(store, auctionId),
     refresh: () => refresh(store),
     apply: (event) => apply(store, event),

@@ -22,7 +22,7 @@ vi.mock('socket.io-client', () => ({ io: () => fake.socket }));
 
 // The session store (who the viewer is) listens to the page's `storage` events as it loads.
 vi.stubGlobal('window', new EventTarget());
-const { BEHIND_REFETCH_MS, useLiveAuction } = await import('./live-auction-store');
+const { BEHIND_REFETCH_MS, RESYNC_RETRY_MS, useLiveAuction } = await import('./live-auction-store');
 const { useSession } = await import('../../lib/session/store');
 
 const AUCTION = 'a1';
@@ -543,5 +543,52 @@ describe('a detail answered Read-Models-Behind', () => {
     const asked = requested(path).length;
     await vi.advanceTimersByTimeAsync(BEHIND_REFETCH_MS * 3);
     expect(requested(path)).toHaveLength(asked);
+  });
+});
+
+describe('the socket back after a loss', () => {
+  const path = '/auction/fetchSpecificAuction';
+
+  it('fetches the auction and its bids again, resyncing until a fetch lands (a 503 is tried again)', async () => {
+    let answers: (() => ReturnType<typeof answer>)[] = [];
+    api().answer = (request) =>
+      request.path === path
+        ? (answers.shift() ?? (() => refused(404, 'Auction not found')))()
+        : answer(request);
+    answers = [() => ok({ auctionDetails: view(3, [bid('b1', 20)]) })];
+    close = useLiveAuction.getState().open(AUCTION);
+    await vi.waitFor(() => expect(shown().revision).toBe(3));
+    fake.handlers.get('connect')?.(undefined);
+    fake.handlers.get('disconnect')?.('transport close');
+    expect(requested(path)).toHaveLength(1);
+
+    // Back: the first fetch meets a server still starting up, the next one lands.
+    answers = [
+      () => refused(503, 'The marketplace is starting up. Please try again in a moment.'),
+      () => ok({ auctionDetails: view(5, [bid('b3', 30), bid('b1', 20)]) }),
+    ];
+    fake.handlers.get('connect')?.(undefined);
+    expect(useLiveAuction.getState().resyncing).toBe(true);
+    await expect.poll(() => requested(path).length, { interval: 5 }).toBe(2);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(shown().revision).toBe(3);
+    expect(useLiveAuction.getState().resyncing).toBe(true);
+    await vi.advanceTimersByTimeAsync(RESYNC_RETRY_MS[0]);
+    await expect.poll(() => shown().revision, { interval: 5 }).toBe(5);
+    expect(shown()).toEqual({ revision: 5, bids: ['b3', 'b1'], count: 2 });
+    expect(useLiveAuction.getState().resyncing).toBe(false);
+    expect(useLiveAuction.getState().highlighted.has('b3')).toBe(true);
+  });
+
+  it('does not fetch for a page closed before the socket came back', async () => {
+    close = await opened(view(3, [bid('b1', 20)]));
+    close();
+    close = () => undefined;
+    fake.handlers.get('disconnect')?.('transport close');
+    fake.handlers.get('connect')?.(undefined);
+    await vi.advanceTimersByTimeAsync(RESYNC_RETRY_MS[0]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(requested(path)).toHaveLength(1);
+    expect(useLiveAuction.getState().resyncing).toBe(false);
   });
 });

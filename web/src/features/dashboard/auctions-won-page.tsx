@@ -1,8 +1,10 @@
 import type { WinningItem, WinningsStatistics } from '@auction/contracts';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { AuctionImage } from '../../components/auction-image';
+import { ListFailed } from '../../components/list-failed';
 import { formatDate, formatMoney } from '../../lib/format';
+import { useRefetchOnReconnect } from '../../lib/use-socket-link';
 import { dashboardApi } from './api';
 import './dashboard.css';
 
@@ -70,22 +72,43 @@ const WonCard = ({ item }: { item: WinningItem }) => {
   );
 };
 
-/** The items the user won, with totals and savings (spec §2 Auctions Won). */
+/**
+ * The items the user won, with totals and savings (spec §2 Auctions Won); fetched again when the
+ * socket comes back, and an error with Retry (not "No Winnings Yet") when they cannot be fetched.
+ */
 export const AuctionsWonPage = () => {
   const [winnings, setWinnings] = useState<WinningItem[]>([]);
   const [statistics, setStatistics] = useState<WinningsStatistics>(NO_STATISTICS);
   const [loading, setLoading] = useState(true);
+  const [failed, setFailed] = useState(false);
+  const loaded = useRef(false);
+  /** Bumped by Retry and by the socket coming back: each fetches the winnings again. */
+  const [attempt, setAttempt] = useState(0);
+  useRefetchOnReconnect(() => setAttempt((n) => n + 1));
 
   useEffect(() => {
+    let current = true;
     dashboardApi
       .winnings()
       .then((result) => {
+        if (!current) return;
         setWinnings(result.winnings);
         setStatistics(result.statistics);
+        loaded.current = true;
+        setFailed(false);
       })
-      .catch((error: unknown) => console.error('Cannot fetch user winnings', error))
-      .finally(() => setLoading(false));
-  }, []);
+      .catch((error: unknown) => {
+        console.error('Cannot fetch user winnings', error);
+        // A refetch that fails keeps what was shown; with nothing shown yet, the page says so.
+        if (current && !loaded.current) setFailed(true);
+      })
+      .finally(() => {
+        if (current) setLoading(false);
+      });
+    return () => {
+      current = false;
+    };
+  }, [attempt]);
 
   return (
     <section className="dashboard-page">
@@ -99,6 +122,14 @@ export const AuctionsWonPage = () => {
         <p className="dashboard-loading" role="status">
           Loading your winnings...
         </p>
+      ) : failed ? (
+        <ListFailed
+          what="your winnings"
+          onRetry={() => {
+            setLoading(true);
+            setAttempt((n) => n + 1);
+          }}
+        />
       ) : (
         <>
           <div className="grid-4 summary">

@@ -4,6 +4,7 @@ import { Avatar } from '../../components/avatar';
 import { Spinner } from '../../components/status';
 import { useSession } from '../../lib/session/store';
 import { useProfile } from '../../lib/profile-store';
+import { useRefetchOnReconnect } from '../../lib/use-socket-link';
 
 const entries = [
   { to: 'my-profile', label: 'My Profile' },
@@ -22,6 +23,8 @@ export const DashboardLayout = () => {
   useEffect(() => {
     void load();
   }, [load]);
+  // Back from a loss: the quick stats may have changed meanwhile.
+  useRefetchOnReconnect(() => void load());
 
   if (loading && !profile) return <Spinner label="Loading your dashboard" />;
   const name = profile?.user.name ?? user?.name ?? '';

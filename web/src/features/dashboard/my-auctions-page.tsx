@@ -87,6 +87,7 @@ export const MyAuctionsPage = () => {
       <PagedAuctionGrid
         list={list}
         loadingText="Loading your auctions..."
+        what="your auctions"
         empty={
           <div className="empty card">
             <h2>No Auctions Yet</h2>

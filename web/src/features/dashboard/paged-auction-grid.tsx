@@ -1,5 +1,6 @@
 import type { AuctionView } from '@auction/contracts';
 import type { ReactNode } from 'react';
+import { ListFailed } from '../../components/list-failed';
 import { LoadMore } from '../../components/load-more';
 import type { PagedList } from '../../lib/use-paged-list';
 import { AuctionCard } from '../../components/auction-card';
@@ -11,6 +12,8 @@ interface PagedAuctionGridProps {
   loadingText: string;
   /** Shown when the list turns out empty. */
   empty: ReactNode;
+  /** What the list holds, for its error ("Could not load your watchlist."). */
+  what: string;
   /** The grid's accessible name, when the page's heading does not say it. */
   label?: string;
   /** What each card shows beside its own links (the owner's buttons, a star's follow-up). */
@@ -20,11 +23,15 @@ interface PagedAuctionGridProps {
   };
 }
 
-/** A dashboard list of the user's auctions: loading, empty, or cards a page at a time. */
+/**
+ * A dashboard list of the user's auctions: loading, failed (with Retry), empty, or cards a page
+ * at a time.
+ */
 export const PagedAuctionGrid = ({
   list,
   loadingText,
   empty,
+  what,
   label,
   cardProps,
 }: PagedAuctionGridProps) => {
@@ -34,6 +41,7 @@ export const PagedAuctionGrid = ({
         {loadingText}
       </p>
     );
+  if (list.failed) return <ListFailed what={what} onRetry={list.retry} />;
   if (list.items.length === 0 && !list.hasMore) return <>{empty}</>;
   return (
     <>

@@ -34,6 +34,7 @@ export const WatchlistPage = () => {
       <PagedAuctionGrid
         list={list}
         loadingText="Loading your watchlist..."
+        what="your watchlist"
         label="Watched auctions"
         empty={
           <div className="empty card">

@@ -1,9 +1,11 @@
 import type { AuctionView } from '@auction/contracts';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { AuctionCard, AuctionCardSkeleton } from '../../components/auction-card';
+import { ListFailed } from '../../components/list-failed';
 import { auctionsApi } from '../../lib/auctions-api';
 import { FIXED_CATEGORIES } from '../../lib/categories';
+import { useRefetchOnReconnect } from '../../lib/use-socket-link';
 import { type Feature, FeatureCard, Icon } from '../../components/icons';
 import './home.css';
 
@@ -84,26 +86,39 @@ const WhyChoose = () => (
   </section>
 );
 
+/**
+ * The featured auctions; fetched again when the socket comes back, and an error with Retry (not
+ * the empty state) when they cannot be fetched.
+ */
 const FeaturedAuctions = () => {
   const [featured, setFeatured] = useState<AuctionView[]>([]);
   const [loading, setLoading] = useState(true);
+  const [failed, setFailed] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  const loaded = useRef(false);
+  useRefetchOnReconnect(() => setAttempt((n) => n + 1));
   useEffect(() => {
     let current = true;
     auctionsApi.featured().then(
       (result) => {
         if (!current) return;
         setFeatured(result.featured);
+        loaded.current = true;
+        setFailed(false);
         setLoading(false);
       },
       (error: unknown) => {
         console.error('Cannot fetch featured auctions', error);
-        if (current) setLoading(false);
+        if (!current) return;
+        // A refetch that fails keeps the cards shown.
+        if (!loaded.current) setFailed(true);
+        setLoading(false);
       },
     );
     return () => {
       current = false;
     };
-  }, []);
+  }, [attempt]);
 
   return (
     <section className="section section-tinted" aria-labelledby="featured-heading">
@@ -117,6 +132,14 @@ const FeaturedAuctions = () => {
               <AuctionCardSkeleton key={key} />
             ))}
           </div>
+        ) : failed ? (
+          <ListFailed
+            what="featured auctions"
+            onRetry={() => {
+              setLoading(true);
+              setAttempt((n) => n + 1);
+            }}
+          />
         ) : featured.length === 0 ? (
           <div className="featured-empty">
             <div className="grid featured-grid" aria-hidden="true">

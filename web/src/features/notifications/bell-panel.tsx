@@ -4,7 +4,8 @@ import { useNotifications } from './store';
 
 /** The open bell's panel: Mark all as read, Clear all, and the list, older pages as it scrolls. */
 export const BellPanel = () => {
-  const { items, markAllRead, clearAll, nextCursor, loadingMore, loadMore } = useNotifications();
+  const { items, markAllRead, clearAll, nextCursor, loadingMore, loadMore, failed, fetch } =
+    useNotifications();
   const list = useRef<HTMLUListElement>(null);
   const sentinel = useRef<HTMLLIElement>(null);
 
@@ -35,7 +36,14 @@ export const BellPanel = () => {
           </button>
         </div>
       </header>
-      {items.length === 0 ? (
+      {items.length === 0 && failed ? (
+        <div className="bell-empty" role="alert">
+          <p>Notifications could not be loaded.</p>
+          <button type="button" className="btn btn-ghost btn-sm" onClick={() => void fetch()}>
+            Retry
+          </button>
+        </div>
+      ) : items.length === 0 ? (
         <p className="bell-empty">No notifications</p>
       ) : (
         <ul className="bell-list" ref={list}>

@@ -10,6 +10,8 @@ interface NotificationsState {
   /** The cursor of the next (older) page; null when every notification is loaded. */
   nextCursor: string | null;
   loadingMore: boolean;
+  /** The last fetch of the newest page failed: the panel says so rather than "No notifications". */
+  failed: boolean;
   open: boolean;
   toggle: () => void;
   close: () => void;
@@ -27,14 +29,16 @@ export const useNotifications = create<NotificationsState>()((set, get) => ({
   items: [],
   nextCursor: null,
   loadingMore: false,
+  failed: false,
   open: false,
   toggle: () => set((state) => ({ open: !state.open })),
   close: () => set({ open: false }),
   fetch: async () => {
     try {
       const { data, nextCursor } = await notificationsApi.list();
-      set({ items: data, nextCursor });
+      set({ items: data, nextCursor, failed: false });
     } catch {
+      set({ failed: true });
       notify.error('Failed to display notifications');
     }
   },
@@ -70,7 +74,7 @@ export const useNotifications = create<NotificationsState>()((set, get) => ({
     }
     await get().fetch();
   },
-  reset: () => set({ items: [], nextCursor: null, loadingMore: false, open: false }),
+  reset: () => set({ items: [], nextCursor: null, loadingMore: false, failed: false, open: false }),
 }));
 
 export const unreadCount = (items: readonly NotificationView[]): number =>

@@ -1,15 +1,23 @@
 import { type RefObject, useEffect } from 'react';
-import { onBidNotification } from '../../lib/socket';
+import { onBidNotification, onSocketReconnect } from '../../lib/socket';
 import { notify } from '../../lib/toast';
 
-/** The notifications fetched on mount and again on each bid notification, which is also toasted. */
+/**
+ * The notifications fetched on mount, again on each bid notification (which is also toasted), and
+ * again when the socket comes back (notifications sent while it was lost were not heard).
+ */
 export const useBellFeed = (fetch: () => Promise<void>) => {
   useEffect(() => {
     void fetch();
-    return onBidNotification((notification) => {
+    const stopHearing = onBidNotification((notification) => {
       notify.info(notification.message);
       void fetch();
     });
+    const stopRefetching = onSocketReconnect(() => void fetch());
+    return () => {
+      stopHearing();
+      stopRefetching();
+    };
   }, [fetch]);
 };
 

@@ -3,6 +3,7 @@ import { Avatar } from '../../../components/avatar';
 import { Icon, type IconName } from '../../../components/icons';
 import { Badge, auctionStatusTone } from '../../../components/status';
 import { WatchButton } from '../../../components/watch-button';
+import { STALE_BADGE, type Staleness } from './link-state';
 import { nameOf } from './use-auction-detail';
 
 const PERKS: readonly { icon: IconName; text: string }[] = [
@@ -35,13 +36,26 @@ const Reviews = () => (
   </div>
 );
 
-/** Status, category, title with the watch star, the seller, and the item's description. */
-export const AuctionHeader = ({ auction }: { auction: AuctionView }) => {
+/**
+ * Status, category, title with the watch star, the seller, and the item's description. While the
+ * page may be out of date the status badge says so instead of "Live".
+ */
+export const AuctionHeader = ({
+  auction,
+  staleness,
+}: {
+  auction: AuctionView;
+  staleness: Staleness;
+}) => {
   const sellerName = nameOf(auction.seller);
   return (
     <>
       <div className="row detail-tags">
-        <Badge tone={auctionStatusTone(auction.status)}>{auction.status}</Badge>
+        {staleness ? (
+          <Badge tone="amber">{STALE_BADGE[staleness]}</Badge>
+        ) : (
+          <Badge tone={auctionStatusTone(auction.status)}>{auction.status}</Badge>
+        )}
         <span className="badge badge-brand">{auction.category.name}</span>
       </div>
       <div className="detail-title-row">

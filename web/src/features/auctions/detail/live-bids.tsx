@@ -5,6 +5,7 @@ import { notify } from '../../../lib/toast';
 import { useLiveAuction } from '../live-auction-store';
 import { BidList, bidderName } from './bid-list';
 import { RetractedBids } from './retracted-bids';
+import { STALE_BADGE, type Staleness } from './link-state';
 import type { AuctionStanding } from './use-auction-detail';
 
 /**
@@ -32,12 +33,14 @@ const useDeletableBids = (
 interface LiveBidsProps {
   auction: AuctionView;
   standing: AuctionStanding;
+  /** While the page may be out of date, the live badge says so instead of "Live". */
+  staleness: Staleness;
   onEdit: (bid: BidView) => void;
   onDelete: (bid: BidView) => void;
 }
 
 /** The bids as they arrive, the newest announced to screen readers, and the retractions. */
-export const LiveBids = ({ auction, standing, onEdit, onDelete }: LiveBidsProps) => {
+export const LiveBids = ({ auction, standing, staleness, onEdit, onDelete }: LiveBidsProps) => {
   const highlighted = useLiveAuction((s) => s.highlighted);
   const { biddingOpen, cancelled, isLive, now, userId } = standing;
   const deletable = useDeletableBids(auction, biddingOpen, now);
@@ -46,11 +49,16 @@ export const LiveBids = ({ auction, standing, onEdit, onDelete }: LiveBidsProps)
     <section className="live-bids" aria-labelledby="live-bids-heading">
       <div className="live-bids-header">
         <h2 id="live-bids-heading">Live Auction</h2>
-        {isLive && (
-          <span className="live-dot" aria-hidden="true">
-            Live
-          </span>
-        )}
+        {isLive &&
+          (staleness ? (
+            <span className="live-dot live-dot-stale" aria-hidden="true">
+              {STALE_BADGE[staleness]}
+            </span>
+          ) : (
+            <span className="live-dot" aria-hidden="true">
+              Live
+            </span>
+          ))}
       </div>
       <p className="sr-only" aria-live="polite">
         {latestNew ? `New bid of ${formatMoney(latestNew.amount)} by ${bidderName(latestNew)}` : ''}

@@ -2,19 +2,26 @@ import type { AuctionView } from '@auction/contracts';
 import { Avatar } from '../../../components/avatar';
 import { formatMoney } from '../../../lib/format';
 import { useLiveAuction } from '../live-auction-store';
+import { LinkNotice, type Staleness } from './link-state';
 import { nameOf, type AuctionStanding } from './use-auction-detail';
 
-/** What the page says above the prices: catching up, closing soon, and how the auction ended. */
+/**
+ * What the page says above the prices: out of date (the socket is down), catching up, closing
+ * soon, and how the auction ended.
+ */
 export const AuctionNotices = ({
   auction,
   standing,
+  staleness,
 }: {
   auction: AuctionView;
   standing: AuctionStanding;
+  staleness: Staleness;
 }) => {
   const behind = useLiveAuction((s) => s.behind);
   return (
     <>
+      <LinkNotice staleness={staleness} />
       {/* Always in the page, so a screen reader hears the notice when it appears. */}
       <div role="status" className="catching-up-region">
         {behind && (

@@ -36,11 +36,14 @@ interface PanelProps {
   standing: AuctionStanding;
 }
 
-/** The two price cards: where bidding started (and who bids), and where it stands. */
-export const PricePanel = ({ auction, standing }: PanelProps) => (
+/**
+ * The two price cards: where bidding started (and who bids), and where it stands; `stale` while
+ * the page may be out of date (the current bid says so).
+ */
+export const PricePanel = ({ auction, standing, stale }: PanelProps & { stale: boolean }) => (
   <div className="price-cards">
     <StartingPriceCard auction={auction} cancelled={standing.cancelled} />
-    <CurrentBidCard auction={auction} standing={standing} />
+    <CurrentBidCard auction={auction} standing={standing} stale={stale} />
   </div>
 );
 
@@ -79,7 +82,7 @@ const StartingPriceCard = ({
   );
 };
 
-const CurrentBidCard = ({ auction, standing }: PanelProps) => {
+const CurrentBidCard = ({ auction, standing, stale }: PanelProps & { stale: boolean }) => {
   const { cancelled, isSeller } = standing;
   const reserveBadge = auction.reserve === 'none' ? null : RESERVE_BADGES[auction.reserve];
   return (
@@ -88,6 +91,7 @@ const CurrentBidCard = ({ auction, standing }: PanelProps) => {
         Current Bid
       </p>
       <p className="price-value">{formatMoney(auction.currentBid)}</p>
+      {stale ? <p className="price-note price-stale-note">May be out of date</p> : null}
       {reserveBadge && !cancelled ? (
         <p className="price-note reserve-note">
           <Badge tone={reserveBadge.tone}>{reserveBadge.text}</Badge>
