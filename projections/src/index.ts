@@ -35,6 +35,7 @@ export {
   categoriesPage,
   categoryById,
   priceView,
+  bidViewsPage,
   bidsPageOf,
   type AuctionFacts,
   auctionView,

@@ -1,6 +1,16 @@
-import { BIDS_PAGE_SIZE, type BidFacts, MAX_PAGE_SIZE } from '@auction/contracts';
+import {
+  BIDS_PAGE_SIZE,
+  type BidFacts,
+  type BidView,
+  MAX_PAGE_SIZE,
+  type PublicUser,
+  bidView,
+  deletedUser,
+  standingOrder,
+} from '@auction/contracts';
 import { type PageRequest, encodeCursor, findPage } from '../paging';
 import type { FindOptions, ReadStore } from '../read-store/read-store';
+import type { UserDirectory } from '../users/user-directory';
 import { compareBy, isAfter, placeOf } from '../read-store/query-semantics';
 import { type CatalogBidDoc, catalogBids } from './catalog-projection';
 
@@ -14,6 +24,29 @@ export const bidPageOrder: NonNullable<FindOptions['orderBy']> = [
   { field: 'amount', direction: 'desc' },
   { field: 'createdAt', direction: 'asc' },
 ];
+
+/**
+ * A page of an auction's standing bids as views, in `standingOrder` (the leader first among equal
+ * amounts), each named by its bidder: the catalog's bid pages and the engine's (at start-up).
+ */
+export const bidViewsPage = async (
+  bids: readonly BidFacts[],
+  leadingBidId: string | null,
+  nextCursor: string | null,
+  users: UserDirectory,
+): Promise<{ items: BidView[]; nextCursor: string | null }> => {
+  const ids = [...new Set(bids.map((bid) => bid.bidderId))];
+  const found = ids.length === 0 ? new Map<string, PublicUser>() : await users.lookup(ids);
+  const ranked = standingOrder(bids, leadingBidId, (bid) => ({
+    id: bid.bidId,
+    amount: bid.amount,
+    placedAt: bid.placedAt,
+  }));
+  return {
+    items: ranked.map((bid) => bidView(bid, found.get(bid.bidderId) ?? deletedUser(bid.bidderId))),
+    nextCursor,
+  };
+};
 
 /** A page of an auction's standing bids as the catalog keeps them, with the next page's cursor. */
 export const standingBidsPage = (

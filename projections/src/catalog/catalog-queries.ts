@@ -5,10 +5,7 @@ import {
   type CategoryView,
   type PublicUser,
   RETRACTIONS_SHOWN,
-  bidView,
   centsToDollars,
-  deletedUser,
-  standingOrder,
 } from '@auction/contracts';
 import { type ImageUrl, storedImagePath } from '../images';
 import { type Page, type PageRequest, findPage } from '../paging';
@@ -24,7 +21,7 @@ import {
   catalogSummaryOf,
 } from './catalog-projection';
 import { type AuctionFacts, auctionView, usersOfAuction, viewerView } from './auction-view';
-import { standingBidsPage } from './bid-pages';
+import { bidViewsPage, standingBidsPage } from './bid-pages';
 
 /** Filters of the All Auctions page; empty strings filter nothing. */
 export interface LiveAuctionFilters {
@@ -182,17 +179,7 @@ export const auctionBidsPage = async (
     CatalogAuctionDoc | undefined;
   if (!auction) return undefined;
   const { docs, nextCursor } = await standingBidsPage(store, auctionId, page);
-  const ids = [...new Set(docs.map((bid) => bid.bidderId))];
-  const found = ids.length === 0 ? new Map<string, PublicUser>() : await users.lookup(ids);
-  const ranked = standingOrder(docs.map(bidFactsOf), auction.leadingBidId, (bid) => ({
-    id: bid.bidId,
-    amount: bid.amount,
-    placedAt: bid.placedAt,
-  }));
-  return {
-    items: ranked.map((bid) => bidView(bid, found.get(bid.bidderId) ?? deletedUser(bid.bidderId))),
-    nextCursor,
-  };
+  return bidViewsPage(docs.map(bidFactsOf), auction.leadingBidId, nextCursor, users);
 };
 
 /** Auctions by id as lists show them, in the order asked; ids the catalog does not know are left out. */

@@ -23,5 +23,5 @@ export {
   type LiveAuctionFilters,
 } from './catalog-queries';
 export { priceView } from './price-view';
-export { bidPageOrder, bidsPageOf, standingBidsPage } from './bid-pages';
+export { bidPageOrder, bidViewsPage, bidsPageOf, standingBidsPage } from './bid-pages';
 export { type AuctionFacts, auctionView, usersOfAuction, viewerView } from './auction-view';

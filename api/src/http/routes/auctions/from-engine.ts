@@ -3,12 +3,9 @@ import {
   type BidView,
   type PublicUser,
   auctionStream,
-  bidView,
   categoryStream,
-  deletedUser,
-  standingOrder,
 } from '@auction/contracts';
-import { type PageRequest, bidsPageOf, viewerView } from '@auction/projections';
+import { type PageRequest, bidViewsPage, bidsPageOf, viewerView } from '@auction/projections';
 import type { AppDeps } from '../../../app-deps';
 import { auctionView, usersOfView } from '../../../realtime/auction-view';
 
@@ -78,15 +75,5 @@ export const auctionBidsFromEngine = async (
     .filter((bid) => !bid.retracted)
     .map((bid) => ({ ...bid, auctionId }));
   const { bids, nextCursor } = bidsPageOf(standing, page);
-  const ids = [...new Set(bids.map((bid) => bid.bidderId))];
-  const found = ids.length === 0 ? new Map<string, PublicUser>() : await deps.users.lookup(ids);
-  const ranked = standingOrder(bids, state.leadingBidId, (bid) => ({
-    id: bid.bidId,
-    amount: bid.amount,
-    placedAt: bid.placedAt,
-  }));
-  return {
-    items: ranked.map((bid) => bidView(bid, found.get(bid.bidderId) ?? deletedUser(bid.bidderId))),
-    nextCursor,
-  };
+  return bidViewsPage(bids, state.leadingBidId, nextCursor, deps.users);
 };
