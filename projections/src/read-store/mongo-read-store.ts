@@ -53,16 +53,18 @@ export interface MongoReadStoreOptions {
   readonly statementsPerCommand?: number;
   /**
    * The checkpoint of a batch that writes nothing (most batches of the projections a bid does not
-   * concern) is written at most this long after its commit, once for every such batch of the
+   * concern) written at most this long after its commit, once for every such batch of the
    * projection meanwhile, instead of one write per batch. `checkpoint` on this store answers it at
    * once; other connections read it late by at most this much, and a crash may lose it (the
-   * projection then replays events that write nothing). Default 200 ms; 0 writes each at once.
+   * projection then replays events that write nothing). Default 0: each is written at once. Off
+   * by default because a node that follows the projection in a cluster polls the stored checkpoint,
+   * and a poll that reads it behind the one pushed to it moves the follower back.
    */
   readonly emptyCheckpointDelayMs?: number;
 }
 
-/** Default `emptyCheckpointDelayMs`: below the cluster's safety-net poll of checkpoints (250 ms). */
-const EMPTY_CHECKPOINT_DELAY_MS = 200;
+/** Default `emptyCheckpointDelayMs`: off (see the option). */
+const EMPTY_CHECKPOINT_DELAY_MS = 0;
 
 interface StoredDoc extends Document {
   _id: string;
