@@ -141,14 +141,6 @@ export class KafkaCluster implements CommandRouter {
   private readonly sending = new Set<Promise<CommandOutcome>>();
   private outbox: Outgoing[] = [];
   private flushing = false;
-  /** Per partition, the offset after its last batch answered, not yet committed. */
-  private readonly toCommit = new Map<
-    number,
-    { topic: string; partition: number; offset: string }
-  >();
-  /** Whether a commit loop runs (`commitPending`), and its end. */
-  private committing = false;
-  private committed: Promise<void> = Promise.resolve();
   private owned = new Set<number>();
   private rebalancing = true;
   private closing: Promise<void> | undefined;
@@ -315,8 +307,6 @@ export class KafkaCluster implements CommandRouter {
    */
   close(): Promise<void> {
     return (this.closing ??= (async () => {
-      // What this node answered is committed before it leaves: the next owner reads on from there.
-      await this.commitNow();
       await this.commands.disconnect().catch((error: unknown) => this.log('kafka: leaving', error));
       await Promise.allSettled([...this.batches]);
       this.rebalancing = true;
@@ -436,10 +426,6 @@ export class KafkaCluster implements CommandRouter {
     const lost = new Set([...this.owned].filter((partition) => !owned.has(partition)));
     this.owned = owned;
     this.rebalancing = false;
-    // Their new owner reads on from the last offset committed; what was answered here after it is
-    // delivered there again and answered from the actors' deduplication (README.md).
-    for (const partition of lost) this.toCommit.delete(partition);
-    void this.commitSoon();
     if (lost.size > 0) {
       await this.options.local.drop((auctionId) =>
         lost.has(partitionOf(auctionId, this.options.partitions)),
@@ -479,59 +465,10 @@ export class KafkaCluster implements CommandRouter {
     );
     const last = batch.lastOffset();
     payload.resolveOffset(last);
-    this.toCommit.set(partition, {
-      topic: batch.topic,
-      partition,
-      offset: (BigInt(last) + 1n).toString(),
-    });
-    // Off the partition's path: its next batch is fetched and decided while the offset travels.
-    // Commits go one at a time, each with every partition's latest offset answered meanwhile.
-    if (this.closing) await this.commitNow();
-    else void this.commitSoon();
-  }
-
-  /** Starts the commit loop unless it runs; resolves when it ends. */
-  private commitSoon(): Promise<void> {
-    if (!this.committing) {
-      this.committing = true;
-      this.committed = this.commitPending();
-    }
-    return this.committed;
-  }
-
-  /** Waits for the commit loop, and for one more if offsets were left after it. */
-  private async commitNow(): Promise<void> {
-    await this.commitSoon();
-    if (this.toCommit.size > 0) await this.commitSoon();
-  }
-
-  /**
-   * Commits the offsets answered, for the partitions this node still owns, until none is left.
-   * A failed commit is logged and dropped (the commands are delivered again to whoever owns the
-   * partition next, and answered from the deduplication); a later batch commits past it.
-   */
-  private async commitPending(): Promise<void> {
-    try {
-      while (!this.rebalancing && this.toCommit.size > 0) {
-        const offsets = [...this.toCommit.values()].filter(({ partition }) =>
-          this.owned.has(partition),
-        );
-        this.toCommit.clear();
-        if (offsets.length === 0) return;
-        this.count('kafka commit');
-        try {
-          await this.commands.commitOffsets(offsets);
-        } catch (error) {
-          this.log(
-            'kafka: committing offsets failed; those commands may be delivered again',
-            error,
-          );
-        }
-      }
-    } finally {
-      // In the same turn as the loop's last check: a batch answered after it starts a new loop.
-      this.committing = false;
-    }
+    this.count('kafka commit');
+    await this.commands.commitOffsets([
+      { topic: batch.topic, partition, offset: (BigInt(last) + 1n).toString() },
+    ]);
   }
 
   private async decide(
