@@ -25,7 +25,14 @@ export interface CreateCategoryCommand {
 }
 
 export type CreateCategoryOutcome =
-  | { readonly ok: true; readonly categoryId: string; readonly position: number | undefined }
+  | {
+      readonly ok: true;
+      readonly categoryId: string;
+      /** The name and description as recorded (trimmed): what the category reads as. */
+      readonly name: string;
+      readonly description: string;
+      readonly position: number | undefined;
+    }
   | { readonly ok: false; readonly rejection: Rejection };
 
 const appendFirst = async (
@@ -96,6 +103,8 @@ export const createCategory = async (
   return {
     ok: true,
     categoryId: command.categoryId,
+    name: created.data.name,
+    description: created.data.description,
     position: position === 'exists' ? undefined : position,
   };
 };

@@ -136,6 +136,21 @@ describe('a consistency token', () => {
       .toEqual([120, null]);
   });
 
+  it('answers a created category whole while the catalog is behind it', async () => {
+    await settled(server);
+    hold();
+    const res = await seller.client.post('/api/v1/auction/createCategory', {
+      json: { name: '  Tin   Toys ', description: ' Wind-up ' },
+    });
+    expect(res.status).toBe(201);
+    expect(res.headers.get(BEHIND_HEADER)).toBe('catalog');
+    expect(res.body.category).toEqual({
+      _id: expect.any(String),
+      name: 'Tin Toys',
+      description: 'Wind-up',
+    });
+  });
+
   it('never holds sign-up or login behind a lagging catalog', async () => {
     const id = await createAuctionOverHttp(seller.client);
     await settled(server);

@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError, auctionOperations as ops } from '@auction/contracts';
-import {
-  categoriesPage,
-  categoryById,
-  notificationCursors,
-  userNotificationsPage,
-} from '@auction/projections';
+import { categoriesPage, notificationCursors, userNotificationsPage } from '@auction/projections';
 import { Router } from 'express';
 import type { AppDeps } from '../../../app-deps';
 import type { ReadYourWrites } from '../../middleware/read-your-writes';
@@ -38,8 +33,9 @@ const categoryRoutes = (route: Route, deps: AppDeps, consistency: ReadYourWrites
     if (!outcome.ok) throw new DomainError(outcome.rejection);
     consistency.written(req, res, outcome.position);
     await consistency.reach(req, res, ['catalog'], outcome.position);
-    const category = await categoryById(deps.read, categoryId);
-    respond(res, 201, 'Category Created', { category: category ?? null });
+    // What was recorded is the answer; a catalog still behind the write does not make it null.
+    const category = { _id: categoryId, name: outcome.name, description: outcome.description };
+    respond(res, 201, 'Category Created', { category });
   });
 
   route(ops.categories, async (_req, res, { query }) => {
