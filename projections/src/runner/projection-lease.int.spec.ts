@@ -273,6 +273,21 @@ describe('projection runner with a lease, on nodes sharing one read store', () =
     expect(a.runner.reached(position + 100, ['one'])).toBe(false);
   });
 
+  it('never moves a follower back when a checkpoint read returns less than a push told it', async () => {
+    const a = node('a');
+    await append('s-1', 3);
+    await a.runner.start();
+    const b = node('b');
+    await b.runner.start();
+    const position = await append('s-1', 2);
+    await b.runner.waitFor(position, undefined, 5000);
+    // A push ahead of what a read of the stored checkpoint returns (a read that began before the
+    // holder's write committed): status() reads the checkpoint, and must keep the pushed position.
+    b.runner.followedCheckpoint('one', position + 100);
+    await b.runner.status();
+    expect(b.runner.reached(position + 100, ['one'])).toBe(true);
+  });
+
   it('hands a stopped node’s projections to the follower, which continues from the checkpoint', async () => {
     await append('s-1', 20);
     const a = node('a');

@@ -785,12 +785,18 @@ export class ProjectionRunner {
       .catch((error: unknown) => this.options.onError?.(error, r.projection.name));
   }
 
-  /** A followed projection's position is its stored checkpoint. */
+  /**
+   * A followed projection's position is its stored checkpoint, or a later one its holder pushed.
+   * It never goes back: a rebuild, the one thing that lowers a checkpoint, runs with the nodes
+   * stopped (`npm run projections -- rebuild`).
+   */
   private async refreshFollowed(r: Running): Promise<void> {
     const checkpoint = await this.options.store.checkpoint(r.projection.name);
     // Taken meanwhile: this node's own batches move its position now.
     if (r.held) return;
-    r.position = checkpoint ?? 0;
+    // Never backward: a read that began before the holder's write committed can return less than
+    // a checkpoint the holder has pushed since (followedCheckpoint).
+    r.position = Math.max(r.position, checkpoint ?? 0);
     this.resolveWaiters(r);
   }
 
