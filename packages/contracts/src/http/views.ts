@@ -141,7 +141,15 @@ export const RecentActivity = z.object({
 export type RecentActivity = z.infer<typeof RecentActivity>;
 
 export const HistoryType = z.enum(['created', 'won', 'bid']);
-export const HistoryStatus = z.enum(['active', 'outbid', 'completed', 'cancelled', 'retracted']);
+/** `lost`: a bid on an auction that closed without it winning (sold to another, or no sale). */
+export const HistoryStatus = z.enum([
+  'active',
+  'outbid',
+  'lost',
+  'completed',
+  'cancelled',
+  'retracted',
+]);
 export const HistoryEntry = z.object({
   id: z.string(),
   type: HistoryType,
