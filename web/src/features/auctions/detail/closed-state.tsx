@@ -26,7 +26,7 @@ export const bidCountNote = (auction: Pick<AuctionView, 'status' | 'bidCount'>):
  * When a closed auction stopped taking bids: `closedAt` (a Buy It Now sale closes before the
  * planned end), else its end (an auction the catalog closed before it kept `closedAt`).
  */
-export const closedAtOf = (auction: Pick<AuctionView, 'closedAt' | 'auctionEndTime'>): string =>
+const closedAtOf = (auction: Pick<AuctionView, 'closedAt' | 'auctionEndTime'>): string =>
   auction.closedAt ?? auction.auctionEndTime;
 
 /** In place of the countdown once the auction is no longer Live: it ended, and when. */
