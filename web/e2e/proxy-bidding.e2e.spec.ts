@@ -102,11 +102,14 @@ describe('bidding with secret maxima, a reserve and Buy It Now, in a real browse
     ).toBeVisible();
     await expect(currentBid(carol.page)).toHaveText('$182.50');
 
-    // The close: sold to Bob at Carol's maximum plus the $2.50 increment, on both screens.
-    for (const { page } of [bob, carol]) {
+    // The close: sold to Bob at Carol's maximum plus the $2.50 increment, on both screens (Bob
+    // reads his win as his).
+    for (const [{ page }, outcome] of [
+      [bob, 'You won this auction for $182.50'],
+      [carol, 'Sold to Bob Proxy for $182.50'],
+    ] as const) {
       await eventually(
-        async () =>
-          vitestExpect(await page.getByText('Sold to Bob Proxy for $182.50').count()).toBe(1),
+        async () => vitestExpect(await page.getByText(outcome).count()).toBe(1),
         60_000,
       );
     }
@@ -131,10 +134,10 @@ describe('bidding with secret maxima, a reserve and Buy It Now, in a real browse
     await expect(confirm).toContainText('The auction ends at once and you pay this price.');
     await confirm.getByRole('button', { name: 'Yes' }).click();
     await expect(page.getByText('Purchased with Buy It Now!')).toBeVisible();
-    for (const screen of [page, bob.page]) {
-      await expect(screen.getByText('Sold to Carol Proxy for $300 with Buy It Now')).toBeVisible();
+    await expect(page.getByText('You won this auction for $300 with Buy It Now')).toBeVisible();
+    await expect(bob.page.getByText('Sold to Carol Proxy for $300 with Buy It Now')).toBeVisible();
+    for (const screen of [page, bob.page])
       await expect(screen.getByRole('button', { name: /Buy It Now for/ })).toBeHidden();
-    }
     await page.goto('/dashboard/auctions-won');
     await expect(page.getByRole('listitem').filter({ hasText: title })).toContainText('$300');
   }, 60_000);

@@ -377,6 +377,7 @@ const buyNow = ({ data, metadata }: BuyNow, state: AuctionState, now: string): D
         auctionId: data.auctionId,
         bidId: data.bidId,
         bidderId: metadata.actorId,
+        buyNow: true,
       },
     },
     {

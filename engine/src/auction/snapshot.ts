@@ -19,7 +19,7 @@ import type { StoredSnapshot } from '../event-store/snapshot-store';
  * Bump when the payload's layout or the fold's meaning changes (including the helpers `evolve`
  * calls, whose text the fingerprint below does not cover).
  */
-const FORMAT = 5;
+const FORMAT = 6;
 
 /**
  * What the snapshot's meaning depends on: its layout, the fold (`evolve` and the shared

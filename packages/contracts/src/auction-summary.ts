@@ -40,6 +40,11 @@ export interface AuctionSummary {
   readonly finalPrice: number | null;
   /** Sold at the Buy It Now price. */
   readonly boughtNow: boolean;
+  /**
+   * When the auction stopped taking bids (closed, sold at Buy It Now, or cancelled): the event's
+   * business time. Null while Live. A Buy It Now sale closes before `endsAt`.
+   */
+  readonly closedAt: string | null;
 }
 
 /** The fields only `AuctionCreated` gives a value. */
@@ -71,6 +76,7 @@ export const noAuction: FoldedSummary = {
   winnerId: null,
   finalPrice: null,
   boughtNow: false,
+  closedAt: null,
 };
 
 /** Every field of the summary, for readers that copy it out of a larger record. */
@@ -97,6 +103,7 @@ const created = ({ data: d }: AuctionCreated): AuctionSummary => ({
   winnerId: null,
   finalPrice: null,
   boughtNow: false,
+  closedAt: null,
 });
 
 /** An edit's fields: absent leaves a field as it is; null (image, reserve, Buy It Now) removes it. */
@@ -126,8 +133,9 @@ const closed = ({ data: d }: AuctionClosed): Partial<AuctionSummary> =>
         winnerId: d.winnerId,
         finalPrice: d.finalPrice,
         boughtNow: d.boughtNow === true,
+        closedAt: d.at,
       }
-    : { status: 'Expired' };
+    : { status: 'Expired', closedAt: d.at };
 
 /** The summary's fields `event` sets: all of them for `AuctionCreated`, the ones it changes else. */
 export function summaryChange(event: AuctionCreated): AuctionSummary;
@@ -140,7 +148,7 @@ export function summaryChange(event: AuctionEvent): Partial<AuctionSummary> {
       return edited(event);
     case 'AuctionCancelled':
       // The image store removes a cancelled auction's image (api/src/followers/image-cleanup.ts).
-      return { status: 'Cancelled', image: null };
+      return { status: 'Cancelled', image: null, closedAt: event.data.at };
     case 'BidPlaced':
     case 'BidEdited':
     case 'AutomaticBidPlaced':

@@ -64,7 +64,32 @@ describe('the auction summary', () => {
       type: 'AuctionCancelled',
       data: { auctionId: 'a1', reason: 'seller', at },
     });
-    expect(summary).toMatchObject({ status: 'Cancelled', image: null });
+    expect(summary).toMatchObject({ status: 'Cancelled', image: null, closedAt: at });
+  });
+
+  it('keeps when the auction closed: a Buy It Now sale before the planned end, a close, none while Live', () => {
+    expect(fold().closedAt).toBeNull();
+    const soldAt = '2030-01-01T06:00:00.000Z';
+    const bought = fold({
+      type: 'AuctionClosed',
+      data: {
+        auctionId: 'a1',
+        outcome: 'Sold',
+        winnerId: 'bo',
+        winningBidId: 'b1',
+        finalPrice: 30_000,
+        boughtNow: true,
+        at: soldAt,
+      },
+    });
+    expect(bought).toMatchObject({ status: 'Sold', closedAt: soldAt, boughtNow: true });
+    expect(bought.endsAt).toBe('2030-01-02T00:00:00.000Z');
+    const end = '2030-01-02T00:00:00.000Z';
+    const expired = fold({
+      type: 'AuctionClosed',
+      data: { auctionId: 'a1', outcome: 'Expired', at: end },
+    });
+    expect(expired).toMatchObject({ status: 'Expired', closedAt: end });
   });
 
   it('reads a record without a field from what its absence means, else from before creation', () => {

@@ -49,9 +49,10 @@ const bidStatus = (entry: BidEntryFields, auction: EntryAuction): HistoryEntry['
     case 'Live':
       return auction.leadingBidId === entry.bidId ? 'active' : 'outbid';
     case 'Sold':
-      return auction.winningBidId === entry.bidId ? 'completed' : 'outbid';
+      return auction.winningBidId === entry.bidId ? 'completed' : 'lost';
     case 'Expired':
-      return 'outbid';
+      // Closed without a sale (no bid reached the reserve): no bid won.
+      return 'lost';
     case 'Cancelled':
       return 'cancelled';
     default: {

@@ -182,7 +182,7 @@ describe('activity projection: history status', () => {
     expect(await statusOf(h.store, 'bob', 'bid:b2')).toBe('retracted');
   });
 
-  it('a bid that loses is outbid; the winning one is completed', async () => {
+  it('a bid that loses is lost once the auction closes; the winning one is completed', async () => {
     const log = new EventLog();
     const h = await harness();
     await h.given([
@@ -191,10 +191,24 @@ describe('activity projection: history status', () => {
       ...log.bid('a1', 'bob', 12_000, T0 + 2 * MINUTE, 'b2'),
       ...log.close('a1'),
     ]);
-    expect(await statusOf(h.store, 'ann', 'bid:b1')).toBe('outbid');
+    expect(await statusOf(h.store, 'ann', 'bid:b1')).toBe('lost');
     expect(await statusOf(h.store, 'bob', 'bid:b2')).toBe('completed');
     expect(await statusOf(h.store, 'bob', 'won:a1')).toBe('completed');
     expect(await statusOf(h.store, 'ann', 'won:a1')).toBeUndefined();
+  });
+
+  it('bids on an auction that closed without a sale (reserve not met) are lost', async () => {
+    const log = new EventLog();
+    const h = await harness();
+    await h.given([
+      ...log.create('a1', { reservePrice: 50_000 }),
+      ...log.bid('a1', 'ann', 10_000, T0 + MINUTE, 'b1'),
+      ...log.bid('a1', 'bob', 12_000, T0 + 2 * MINUTE, 'b2'),
+    ]);
+    expect(await statusOf(h.store, 'ann', 'bid:b1')).toBe('outbid');
+    await h.given(log.close('a1'));
+    expect(await statusOf(h.store, 'ann', 'bid:b1')).toBe('lost');
+    expect(await statusOf(h.store, 'bob', 'bid:b2')).toBe('lost');
   });
 
   it('bids on a cancelled auction are cancelled, a retracted one stays retracted', async () => {

@@ -93,6 +93,7 @@ export const auctionView = (
     createdAt: facts.createdAt,
     winner: facts.winnerId === null ? null : user(facts.winnerId),
     finalPrice: facts.finalPrice === null ? null : centsToDollars(facts.finalPrice),
+    closedAt: facts.closedAt,
     revision: facts.revision,
   };
 };

@@ -43,6 +43,8 @@ const beforeTheField: Partial<AuctionSummary> = {
   reservePrice: null,
   buyNowPrice: null,
   boughtNow: false,
+  // Written before `closedAt` existed: a closed auction's close time is unknown (null).
+  closedAt: null,
 };
 
 /** The summary of a stored auction, whichever version of the catalog wrote it. */

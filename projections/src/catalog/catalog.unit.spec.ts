@@ -91,6 +91,7 @@ describe('catalog projection: auctions', () => {
       createdAt: iso(T0),
       winner: null,
       finalPrice: null,
+      closedAt: null,
       revision: 0,
     });
   });
@@ -353,13 +354,36 @@ describe('catalog projection: closing', () => {
     expect(await liveAuctions(h.store, h.users)).toEqual([]);
   });
 
+  it('keeps when a Buy It Now sale closed it, before the planned end, which stays', async () => {
+    const log = withCategories();
+    log.create('a1', { buyNowPrice: 50_000 });
+    log.send({
+      type: 'BuyNow',
+      data: { auctionId: 'a1', bidId: 'b2', price: 50_000 },
+      metadata: { commandId: 'c-b2', actorId: 'bob', correlationId: 'c-b2', at: iso(T0 + 5000) },
+    });
+    const view = await detail(await project(log), 'a1');
+
+    expect(view).toMatchObject({
+      status: 'Sold',
+      boughtNow: true,
+      closedAt: iso(T0 + 5000),
+      auctionEndTime: iso(T0 + 86_400_000),
+    });
+  });
+
   it('closes Expired without bids', async () => {
     const log = withCategories();
     log.create('a1');
     log.close('a1');
     const view = await detail(await project(log), 'a1');
 
-    expect(view).toMatchObject({ status: 'Expired', winner: null, finalPrice: null });
+    expect(view).toMatchObject({
+      status: 'Expired',
+      winner: null,
+      finalPrice: null,
+      closedAt: iso(T0 + 86_400_000),
+    });
   });
 });
 

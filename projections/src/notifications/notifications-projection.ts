@@ -46,6 +46,12 @@ type AuctionFields = {
   readonly sellerId: string;
   readonly leadingBidId: string | null;
   readonly leadingBidderId: string | null;
+  /**
+   * The seller's secret reserve (cents) and the current bid, to tell the seller when a bid first
+   * meets it. Absent in documents written before: no reserve notice for those auctions.
+   */
+  readonly reservePrice?: number | null;
+  readonly currentBid?: number;
 } & WatcherAuctionFields;
 type AuctionDoc = Doc & AuctionFields;
 
@@ -66,6 +72,7 @@ export type NotificationKind =
   | 'sold'
   | 'ended-unsold'
   | 'reserve-not-met'
+  | 'reserve-met'
   | 'bought-now'
   | 'cancelled'
   | WatcherNoticeKind;
@@ -122,15 +129,48 @@ const outbid = (
         },
       ];
 
+const reserveMet = (reservePrice: number | null | undefined, currentBid: number | undefined) =>
+  reservePrice !== undefined &&
+  reservePrice !== null &&
+  currentBid !== undefined &&
+  currentBid >= reservePrice;
+
+/**
+ * The seller's notice when the bid at `amount` is the one that meets their reserve (it was not met
+ * before): said instead of the plain bid notice, to the seller only, so the reserve stays theirs.
+ */
+const reserveMetNotice = (auction: AuctionFields, amount: number): Notice | null =>
+  reserveMet(auction.reservePrice, auction.currentBid) ||
+  !reserveMet(auction.reservePrice, amount) ||
+  auction.currentBid === undefined
+    ? null
+    : {
+        userId: auction.sellerId,
+        kind: 'reserve-met',
+        message: `Your reserve price on ${quoted(auction.title)} is met: the current bid is ${formatCents(amount)}.`,
+      };
+
 /** A standing bid raised (by its bidder or automatically): it leads; the seller hears the price. */
 const raised = (
   auction: AuctionFields,
-  bid: { readonly bidId: string; readonly bidderId: string },
+  bid: { readonly bidId: string; readonly bidderId: string; readonly amount: number },
   sellerMessage: string,
   others: readonly Notice[],
 ): Outcome => ({
-  auction: { ...auction, leadingBidId: bid.bidId, leadingBidderId: bid.bidderId },
-  notices: [{ userId: auction.sellerId, kind: 'bid-raised', message: sellerMessage }, ...others],
+  auction: {
+    ...auction,
+    leadingBidId: bid.bidId,
+    leadingBidderId: bid.bidderId,
+    ...(auction.currentBid === undefined ? {} : { currentBid: bid.amount }),
+  },
+  notices: [
+    reserveMetNotice(auction, bid.amount) ?? {
+      userId: auction.sellerId,
+      kind: 'bid-raised',
+      message: sellerMessage,
+    },
+    ...others,
+  ],
 });
 
 const created = ({ data }: AuctionCreated): Outcome => ({
@@ -139,6 +179,8 @@ const created = ({ data }: AuctionCreated): Outcome => ({
     sellerId: data.sellerId,
     leadingBidId: null,
     leadingBidderId: null,
+    reservePrice: data.reservePrice ?? null,
+    currentBid: 0,
   },
   notices: [],
 });
@@ -154,7 +196,17 @@ const outcomeOf = (
 ): Outcome | Promise<Outcome> => {
   switch (event.type) {
     case 'AuctionEdited':
-      return { auction: { ...auction, title: event.data.title ?? auction.title }, notices: [] };
+      return {
+        auction: {
+          ...auction,
+          title: event.data.title ?? auction.title,
+          // A reserve the seller lowers to the current bid is met by their own edit: no notice.
+          ...(event.data.reservePrice === undefined || auction.currentBid === undefined
+            ? {}
+            : { reservePrice: event.data.reservePrice }),
+        },
+        notices: [],
+      };
     case 'BidPlaced':
       return bidPlaced(event, auction);
     case 'BidEdited':
@@ -190,14 +242,26 @@ const outcomeOf = (
   }
 };
 
-/** A new bid leads; the seller hears of it, and the leader it outbids. */
+/**
+ * A new bid leads; the seller hears of it (that it met the reserve, when it is the first to), and
+ * the leader it outbids. The bid of a Buy It Now purchase tells nobody: its sale, which follows at
+ * once, tells the seller, the buyer and the other bidders.
+ */
 const bidPlaced = ({ data }: BidPlaced, auction: AuctionFields): Outcome => {
   const { bidId, bidderId, amount } = data;
+  const next: AuctionFields = {
+    ...auction,
+    leadingBidId: bidId,
+    leadingBidderId: bidderId,
+    ...(auction.currentBid === undefined ? {} : { currentBid: amount }),
+  };
+  const bid = { bidId, fields: { auctionId: data.auctionId, bidderId, retracted: false } };
+  if (data.buyNow) return { auction: next, bid, notices: [] };
   return {
-    auction: { ...auction, leadingBidId: bidId, leadingBidderId: bidderId },
-    bid: { bidId, fields: { auctionId: data.auctionId, bidderId, retracted: false } },
+    auction: next,
+    bid,
     notices: [
-      {
+      reserveMetNotice(auction, amount) ?? {
         userId: auction.sellerId,
         kind: 'new-bid',
         message: `New bid of ${formatCents(amount)} on ${quoted(auction.title)}.`,
@@ -219,7 +283,12 @@ const bidRetracted = async (
   const why =
     reason === 'account-deleted' ? "withdrawn: its bidder's account was deleted" : 'retracted';
   return {
-    auction: { ...auction, leadingBidId, leadingBidderId: leader?.bidderId ?? null },
+    auction: {
+      ...auction,
+      leadingBidId,
+      leadingBidderId: leader?.bidderId ?? null,
+      ...(auction.currentBid === undefined ? {} : { currentBid }),
+    },
     bid: { bidId, fields: { auctionId, bidderId, retracted: true } },
     notices: [
       {

@@ -227,13 +227,65 @@ describe('notifications projection', () => {
     expect((await messagesOf(h, 'bob'))[0]).toBe(
       'You bought "Vintage watch" for $300.00 with Buy It Now!',
     );
-    expect((await messagesOf(h, 'seller'))[0]).toBe(
+    // The purchase is no "new bid" to the seller, nor an outbid to the leader: its sale tells them.
+    expect(await messagesOf(h, 'seller')).toEqual([
       'Your auction "Vintage watch" sold for $300.00 with Buy It Now.',
-    );
+      'New bid of $150.00 on "Vintage watch".',
+    ]);
     expect(await messagesOf(h, 'alice')).toEqual([
       '"Vintage watch" was bought with Buy It Now for $300.00; the auction has ended.',
-      'You have been outbid on "Vintage watch". The current bid is $300.00.',
     ]);
+  });
+
+  it('tells the seller, and only the seller, when a bid first meets the reserve', async () => {
+    const h = await harness();
+    const log = new EventLog();
+    log.create('watch', { title: 'Vintage watch', startingPrice: 10_000, reservePrice: 20_000 });
+    log.bid('watch', 'alice', 15_000, T0 + 1000);
+    log.bid('watch', 'bob', 20_000, T0 + 2000);
+    log.bid('watch', 'alice', 21_000, T0 + 3000);
+    await h.given(log.events);
+
+    expect(await messagesOf(h, 'seller')).toEqual([
+      'New bid of $210.00 on "Vintage watch".',
+      'Your reserve price on "Vintage watch" is met: the current bid is $200.00.',
+      'New bid of $150.00 on "Vintage watch".',
+    ]);
+    expect(await notificationsOf(h, 'seller')).toHaveLength(3);
+    for (const bidder of ['alice', 'bob'])
+      for (const message of await messagesOf(h, bidder)) expect(message).not.toMatch(/reserve/i);
+  });
+
+  it('tells the seller when an automatic bid meets the reserve, and not again after', async () => {
+    const h = await harness();
+    const log = new EventLog();
+    log.create('watch', { title: 'Vintage watch', startingPrice: 10_000, reservePrice: 20_000 });
+    log.send({
+      type: 'PlaceBid',
+      data: { auctionId: 'watch', bidId: 'a1', amount: 10_000, maxAmount: 30_000 },
+      metadata: { commandId: 'c1', correlationId: 'c1', actorId: 'alice', at: iso(T0 + 1000) },
+    });
+    log.bid('watch', 'bob', 25_000, T0 + 2000, 'b1');
+    log.bid('watch', 'bob', 32_000, T0 + 3000, 'b2');
+    await h.given(log.events);
+
+    const reserve = (await messagesOf(h, 'seller')).filter((m) => /reserve/.test(m));
+    expect(reserve).toHaveLength(1);
+    expect(reserve[0]).toMatch(
+      /^Your reserve price on "Vintage watch" is met: the current bid is \$2\d\d\.\d\d\.$/,
+    );
+  });
+
+  it('says nothing of a reserve the seller lowered to the current bid themselves', async () => {
+    const h = await harness();
+    const log = new EventLog();
+    log.create('watch', { title: 'Vintage watch', startingPrice: 10_000, reservePrice: 20_000 });
+    log.bid('watch', 'alice', 15_000, T0 + 1000);
+    log.edit('watch', { reservePrice: 15_000 }, 'seller', T0 + 2000);
+    log.bid('watch', 'bob', 16_000, T0 + 3000);
+    await h.given(log.events);
+
+    expect((await messagesOf(h, 'seller')).filter((m) => /reserve/.test(m))).toEqual([]);
   });
 
   it('tells each distinct standing bidder once when the auction is cancelled', async () => {

@@ -85,6 +85,7 @@ const auctionAt = (revision: number): AuctionView => ({
   createdAt: AT,
   winner: null,
   finalPrice: null,
+  closedAt: null,
   revision,
 });
 

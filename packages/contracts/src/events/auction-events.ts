@@ -96,7 +96,13 @@ export const AuctionCancelled = z.object({
 /** A new bid (see `standing`, `byBidder`); an automatic bid for another may follow it in the same commit. */
 export const BidPlaced = z.object({
   type: z.literal('BidPlaced'),
-  data: z.object({ ...bidBase, ...standing, ...byBidder }),
+  data: z.object({
+    ...bidBase,
+    ...standing,
+    ...byBidder,
+    /** The bid of a Buy It Now purchase: the `AuctionClosed` that follows sells at it. */
+    buyNow: z.literal(true).optional(),
+  }),
 });
 
 /**

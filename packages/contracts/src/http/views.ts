@@ -102,6 +102,11 @@ export const AuctionView = z.object({
   createdAt: z.string(),
   winner: PublicUser.nullable(),
   finalPrice: z.number().nullable(),
+  /**
+   * When the auction stopped taking bids (its close, a Buy It Now sale, or its cancellation):
+   * null while Live. A Buy It Now sale closes before `auctionEndTime`, which keeps the planned end.
+   */
+  closedAt: z.string().nullable(),
   /** Stream revision the view reflects: realtime events after it apply on top. */
   revision: z.number().int(),
   /** Whether the signed-in user watches it (watchlist); absent for guests and socket payloads. */
@@ -136,7 +141,15 @@ export const RecentActivity = z.object({
 export type RecentActivity = z.infer<typeof RecentActivity>;
 
 export const HistoryType = z.enum(['created', 'won', 'bid']);
-export const HistoryStatus = z.enum(['active', 'outbid', 'completed', 'cancelled', 'retracted']);
+/** `lost`: a bid on an auction that closed without it winning (sold to another, or no sale). */
+export const HistoryStatus = z.enum([
+  'active',
+  'outbid',
+  'lost',
+  'completed',
+  'cancelled',
+  'retracted',
+]);
 export const HistoryEntry = z.object({
   id: z.string(),
   type: HistoryType,

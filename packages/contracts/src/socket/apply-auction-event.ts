@@ -75,8 +75,12 @@ export const applyAuctionEvent = (auction: AuctionView, event: AuctionSocketEven
           : (auction.bids.find((bid) => bid.bidder._id === event.winnerId)?.bidder ?? null);
       next.finalPrice = event.finalPrice ?? null;
       next.boughtNow = event.boughtNow ?? false;
+      next.closedAt = event.at;
       break;
     }
+    case 'AuctionCancelled':
+      next.closedAt = event.at;
+      break;
     default:
       break;
   }

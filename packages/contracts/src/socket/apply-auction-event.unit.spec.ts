@@ -43,6 +43,7 @@ const auction = (bids: BidView[]): AuctionView => ({
   createdAt: iso(T0),
   winner: null,
   finalPrice: null,
+  closedAt: null,
   revision: bids.length,
 });
 
@@ -83,5 +84,44 @@ describe('applyAuctionEvent: a retraction', () => {
 
     const again = applyAuctionEvent(view, retracted(view, count));
     expect(again.retractions.map((r) => r._id)).toEqual(latest);
+  });
+});
+
+describe('applyAuctionEvent: the close', () => {
+  it('records when a Buy It Now sale closed the auction, before its planned end', () => {
+    const live = auction([bid(1)]);
+    const soldAt = iso(T0 + 60_000);
+    const view = applyAuctionEvent(live, {
+      productId: 'a1',
+      revision: live.revision + 1,
+      type: 'AuctionClosed',
+      bid: null,
+      currentBid: 300,
+      leadingBidId: 'b1',
+      status: 'Sold',
+      winnerId: 'u1',
+      winner: person('u1'),
+      finalPrice: 300,
+      boughtNow: true,
+      at: soldAt,
+    });
+    expect(view).toMatchObject({ status: 'Sold', closedAt: soldAt, boughtNow: true });
+    expect(view.auctionEndTime).toBe(live.auctionEndTime);
+  });
+
+  it('records when a cancellation closed it', () => {
+    const live = auction([]);
+    const at = iso(T0 + 90_000);
+    const view = applyAuctionEvent(live, {
+      productId: 'a1',
+      revision: 1,
+      type: 'AuctionCancelled',
+      bid: null,
+      currentBid: 0,
+      status: 'Cancelled',
+      changes: { status: 'Cancelled' },
+      at,
+    });
+    expect(view).toMatchObject({ status: 'Cancelled', closedAt: at });
   });
 });

@@ -56,6 +56,7 @@ const auction: AuctionView = {
   createdAt: AT,
   winner: null,
   finalPrice: null,
+  closedAt: null,
   revision: 3,
 };
 

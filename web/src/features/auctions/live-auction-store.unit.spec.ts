@@ -57,6 +57,7 @@ const view = (revision: number, bids: BidView[]): AuctionView => ({
   createdAt: new Date(0).toISOString(),
   winner: null,
   finalPrice: null,
+  closedAt: null,
   reserve: 'none',
   buyNowPrice: null,
   boughtNow: false,

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { NavLink, Outlet } from 'react-router';
+import { NavLink, Outlet, useLocation } from 'react-router';
 import { Avatar } from '../../components/avatar';
 import { Spinner } from '../../components/status';
 import { useSession } from '../../lib/session/store';
@@ -20,9 +20,11 @@ const entries = [
 export const DashboardLayout = () => {
   const user = useSession((s) => s.user);
   const { profile, loading, load } = useProfile();
+  const { pathname } = useLocation();
+  // Each dashboard page shows the profile as it is now: an auction may have closed or sold since.
   useEffect(() => {
     void load();
-  }, [load]);
+  }, [load, pathname]);
   // Back from a loss: the quick stats may have changed meanwhile.
   useRefetchOnReconnect(() => void load());
 
@@ -42,7 +44,8 @@ export const DashboardLayout = () => {
         <dl className="quick-stats">
           <div>
             <dt>Active Auctions</dt>
-            <dd>{profile?.user.products.length ?? 0}</dd>
+            {/* The live ones, as the profile's statistics count them (not every product). */}
+            <dd>{profile?.statistics.activeAuctions ?? 0}</dd>
           </div>
           <div>
             <dt>Won Items</dt>

@@ -113,7 +113,8 @@ it('shows in each history with the right statuses', async () => {
     expect.objectContaining({
       id: `bid:${losingBidId}`,
       type: 'bid',
-      status: 'outbid',
+      // The auction closed without it winning: lost, not merely outbid.
+      status: 'lost',
       amount: 150,
     }),
   ]);

@@ -36,7 +36,7 @@ export const AuctionNotices = ({
           Auction Closing soon - Place your Bid!
         </p>
       )}
-      <Outcome auction={auction} />
+      <Outcome auction={auction} viewerId={standing.userId} />
       {standing.ended && (
         <p className="outcome outcome-ending" role="status">
           Bidding has ended. The result will appear in a moment.
@@ -46,12 +46,19 @@ export const AuctionNotices = ({
   );
 };
 
-const Outcome = ({ auction }: { auction: AuctionView }) => {
+/** How the auction ended; its winner reads the sale as theirs ("You won"), everyone else its buyer. */
+const Outcome = ({ auction, viewerId }: { auction: AuctionView; viewerId: string | null }) => {
   if (auction.status === 'Sold') {
     const price = formatMoney(auction.finalPrice ?? auction.currentBid);
+    const how = auction.boughtNow ? ' with Buy It Now' : '';
     return (
       <div className="outcome outcome-sold" role="status">
-        {auction.winner ? (
+        {auction.winner && viewerId !== null && auction.winner._id === viewerId ? (
+          <p>
+            <strong>You won</strong> this auction for <strong>{price}</strong>
+            {how}
+          </p>
+        ) : auction.winner ? (
           <>
             <Avatar name={nameOf(auction.winner)} imageUrl={auction.winner.image?.url} size={40} />
             <p>

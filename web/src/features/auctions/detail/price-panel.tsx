@@ -3,7 +3,9 @@ import { useMemo } from 'react';
 import { Avatar } from '../../../components/avatar';
 import { Badge } from '../../../components/status';
 import { formatDateTime, formatMoney } from '../../../lib/format';
+import { AuctionEnded, bidCountNote, priceLabel } from './closed-state';
 import { Countdown } from './countdown';
+import './closed-state.css';
 import { nameOf, type AuctionStanding } from './use-auction-detail';
 
 const MAX_AVATARS = 3;
@@ -42,18 +44,12 @@ interface PanelProps {
  */
 export const PricePanel = ({ auction, standing, stale }: PanelProps & { stale: boolean }) => (
   <div className="price-cards">
-    <StartingPriceCard auction={auction} cancelled={standing.cancelled} />
+    <StartingPriceCard auction={auction} />
     <CurrentBidCard auction={auction} standing={standing} stale={stale} />
   </div>
 );
 
-const StartingPriceCard = ({
-  auction,
-  cancelled,
-}: {
-  auction: AuctionView;
-  cancelled: boolean;
-}) => {
+const StartingPriceCard = ({ auction }: { auction: AuctionView }) => {
   const bidders = useMemo(() => distinctBidders(auction.bids), [auction.bids]);
   const shown = bidders.slice(0, MAX_AVATARS);
   return (
@@ -75,9 +71,7 @@ const StartingPriceCard = ({
       ) : (
         <p className="price-note">No Bid Placed Yet!</p>
       )}
-      <p className="price-note">
-        {auction.bidCount} {cancelled ? 'bids were placed' : 'bids are live'}
-      </p>
+      <p className="price-note">{bidCountNote(auction)}</p>
     </section>
   );
 };
@@ -88,7 +82,7 @@ const CurrentBidCard = ({ auction, standing, stale }: PanelProps & { stale: bool
   return (
     <section className="price-card price-card-current" aria-labelledby="current-bid-label">
       <p id="current-bid-label" className="price-label">
-        Current Bid
+        {priceLabel(auction)}
       </p>
       <p className="price-value">{formatMoney(auction.currentBid)}</p>
       {stale ? <p className="price-note price-stale-note">May be out of date</p> : null}
@@ -109,22 +103,28 @@ const CurrentBidCard = ({ auction, standing, stale }: PanelProps & { stale: bool
   );
 };
 
-/** When bidding ends (or ended), the countdown, and what a late bid does under soft close. */
-const EndOfBidding = ({ auction, standing: { biddingOpen, now } }: PanelProps) => (
-  <>
-    <p className="price-note">
-      {biddingOpen ? 'Ends' : 'Ended'}{' '}
-      <time dateTime={auction.auctionEndTime}>{formatDateTime(auction.auctionEndTime)}</time>
-      {auction.extended ? (
-        <>
-          {' '}
-          <Badge tone="amber">Extended</Badge>
-        </>
+/**
+ * When bidding ends and the countdown, and what a late bid does under soft close; once the auction
+ * is closed, that it ended and when (`closedAt`: a Buy It Now sale ends it early), no countdown.
+ */
+const EndOfBidding = ({ auction, standing: { biddingOpen, now } }: PanelProps) =>
+  auction.status !== 'Live' ? (
+    <AuctionEnded auction={auction} />
+  ) : (
+    <>
+      <p className="price-note">
+        {biddingOpen ? 'Ends' : 'Ended'}{' '}
+        <time dateTime={auction.auctionEndTime}>{formatDateTime(auction.auctionEndTime)}</time>
+        {auction.extended ? (
+          <>
+            {' '}
+            <Badge tone="amber">Extended</Badge>
+          </>
+        ) : null}
+      </p>
+      <Countdown endsAt={auction.auctionEndTime} now={now} />
+      {auction.softClose && biddingOpen ? (
+        <p className="price-note soft-close-note">{softCloseNote(auction.softClose)}</p>
       ) : null}
-    </p>
-    <Countdown endsAt={auction.auctionEndTime} now={now} />
-    {auction.softClose && biddingOpen ? (
-      <p className="price-note soft-close-note">{softCloseNote(auction.softClose)}</p>
-    ) : null}
-  </>
-);
+    </>
+  );
