@@ -212,13 +212,9 @@ const AmountField = ({ label, min, hint, error, registration, step }: AmountFiel
           {...registration}
         />
         {step ? (
-          <button
-            type="button"
-            className="btn btn-ghost amount-step"
-            onClick={step.onStep}
-            aria-label={`Add one increment (${step.label.slice(2)})`}
-          >
+          <button type="button" className="btn btn-ghost amount-step" onClick={step.onStep}>
             {step.label}
+            <span className="sr-only">: add one increment</span>
           </button>
         ) : null}
       </div>
