@@ -31,6 +31,7 @@ export {
   featuredAuctions,
   sellerAuctions,
   liveAuctionsPage,
+  liveAuctionsList,
   sellerAuctionsPage,
   categoriesPage,
   categoryById,

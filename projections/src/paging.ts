@@ -14,6 +14,10 @@ export const DEFAULT_PAGE_SIZE = 20;
 /** The lists that page, each with the types of its order's values (its cursor's shape). */
 export const pagedLists = {
   auctions: ['string'],
+  /** The live list's other orders: by end, by current price (`liveAuctionOrders`). */
+  auctionsEndingSoon: ['string'],
+  auctionsPriceLow: ['number'],
+  auctionsPriceHigh: ['number'],
   sellerAuctions: ['string'],
   categories: ['string'],
   notifications: ['number'],

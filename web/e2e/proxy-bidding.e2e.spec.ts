@@ -40,12 +40,17 @@ describe('bidding with secret maxima, a reserve and Buy It Now, in a real browse
   const currentBid = (page: Page) =>
     page.getByRole('region', { name: 'Current Bid' }).locator('.price-value');
 
-  const placeBid = async (page: Page, amount: string, maximum: string) => {
+  /** Places a bid; one another's maximum beats at once keeps the dialog open, saying so: closed. */
+  const placeBid = async (page: Page, amount: string, maximum: string, outbidAtOnce = false) => {
     await page.getByRole('button', { name: 'Place Bid' }).click();
     const dialog = page.getByRole('dialog', { name: 'Place Bid' });
     await dialog.getByLabel('Bid Amount').fill(amount);
     await dialog.getByLabel('Your maximum').fill(maximum);
     await dialog.getByRole('button', { name: 'Place Bid' }).click();
+    if (outbidAtOnce) {
+      await expect(dialog.getByRole('alert')).toContainText('you were outbid at once');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+    }
     await expect(dialog).toBeHidden();
   };
 
@@ -79,7 +84,7 @@ describe('bidding with secret maxima, a reserve and Buy It Now, in a real browse
     vitestExpect(await carol.page.content()).not.toContain('$200');
 
     // Carol bids $140 with a maximum of $180: Bob's maximum answers, one increment above hers.
-    await placeBid(carol.page, '140', '180');
+    await placeBid(carol.page, '140', '180', true);
     await expect(carol.page.getByText(/you were outbid at once/)).toBeVisible();
     for (const { page } of [bob, carol, seller]) {
       await expect(currentBid(page)).toHaveText('$182.50');

@@ -130,6 +130,7 @@ export {
   CreateAuctionBody,
   type EndChange,
   CreateCategoryBody,
+  AuctionSort,
   auctionOperations,
 } from './http/auctions';
 export { AMOUNT_REQUIRED, BidAmount, bidOperations } from './http/bids';

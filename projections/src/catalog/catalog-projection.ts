@@ -33,7 +33,16 @@ export type CatalogAuction = AuctionSummary & {
   readonly reserveNotMet?: boolean;
   /** Stream revision of the last event applied. */
   readonly revision: number;
+  /**
+   * The current price the list sorts by: the current bid, the starting price while no bid leads
+   * (cents). Absent in documents written before it existed, until `rebuild catalog`.
+   */
+  readonly price?: number;
 };
+
+/** The current price of an auction: the leading bid, or the starting price while none leads. */
+const priceOf = (a: Pick<AuctionSummary, 'leadingBidId' | 'currentBid' | 'startingPrice'>) =>
+  a.leadingBidId === null ? a.startingPrice : a.currentBid;
 
 /** What a document written before a summary field existed means by its absence. */
 const beforeTheField: Partial<AuctionSummary> = {
@@ -88,13 +97,17 @@ export type CatalogCategoryDoc = Doc & CatalogCategory;
 
 export const catalogAuctions: CollectionSpec = {
   name: 'catalog_auctions',
-  indexes: ['status', 'sellerId', 'createdAt', 'title', 'categoryName'],
+  indexes: ['status', 'sellerId', 'createdAt', 'title', 'categoryName', 'endsAt', 'price'],
   // Lists, a page at a time: Live newest first (title filtered on the way), a category's Live
-  // newest first, a seller's newest first; auctions whose category is not named yet.
+  // newest first, a seller's newest first; auctions whose category is not named yet. Live ending
+  // soonest (rewritten only when a late bid moves the end) and Live by price (rewritten by every
+  // bid that moves the price: one more index entry on the live bid path).
   compoundIndexes: [
     ['status', 'createdAt'],
     ['sellerId', 'createdAt'],
     ['categoryName', 'status', 'createdAt'],
+    ['status', 'endsAt'],
+    ['status', 'price'],
   ],
 };
 export const catalogBids: CollectionSpec = {
@@ -139,12 +152,10 @@ const applyAuctionEvent = async (
 ): Promise<void> => {
   if (event.type === 'AuctionCreated') return auctionCreated(event, revision, uow);
   await writeBid(event, uow);
-  return updateAuction(uow, event.data.auctionId, (a) => ({
-    ...a,
-    ...summaryChange(event),
-    ...listFields(a, event),
-    revision,
-  }));
+  return updateAuction(uow, event.data.auctionId, (a) => {
+    const next = { ...a, ...summaryChange(event), ...listFields(a, event), revision };
+    return { ...next, price: priceOf(catalogSummaryOf(next)) };
+  });
 };
 
 /** What the catalog keeps beside the summary, as `event` changes it. */
@@ -178,13 +189,15 @@ const auctionCreated = async (
 ): Promise<void> => {
   const d = event.data;
   const category = await uow.get<CatalogCategoryDoc>(catalogCategories.name, d.categoryId);
+  const summary = summaryChange(event);
   return uow.update<CatalogAuctionDoc>(catalogAuctions.name, d.auctionId, (): CatalogAuction => ({
-    ...summaryChange(event),
+    ...summary,
     categoryName: category?.name ?? '',
     createdAt: d.at,
     bidCount: 0,
     winningBidId: null,
     revision,
+    price: priceOf(summary),
   }));
 };
 

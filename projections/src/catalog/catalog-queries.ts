@@ -1,4 +1,5 @@
 import {
+  type AuctionSort,
   type AuctionView,
   BIDS_PAGE_SIZE,
   type BidView,
@@ -8,7 +9,7 @@ import {
   centsToDollars,
 } from '@auction/contracts';
 import { type ImageUrl, storedImagePath } from '../images';
-import { type Page, type PageRequest, findPage } from '../paging';
+import { type Page, type PageRequest, type PagedList, findPage } from '../paging';
 import type { Condition, FindOptions, ReadStore } from '../read-store/read-store';
 import type { UserDirectory } from '../users/user-directory';
 import {
@@ -29,7 +30,28 @@ export interface LiveAuctionFilters {
   readonly search?: string;
   /** Exact category name. */
   readonly category?: string;
+  /** The order: newest first when absent. */
+  readonly sort?: AuctionSort | undefined;
 }
+
+/**
+ * Each order of the live list: the paged list its cursors belong to (a cursor of one order is
+ * refused by another) and the fields it orders by, then `_id`. Live auctions have an index led by
+ * `status` for each (`catalogAuctions`); a category filter narrows with its own index and sorts.
+ */
+const liveAuctionOrders = {
+  newest: { list: 'auctions', orderBy: [{ field: 'createdAt', direction: 'desc' }] },
+  'ending-soon': { list: 'auctionsEndingSoon', orderBy: [{ field: 'endsAt', direction: 'asc' }] },
+  'price-low': { list: 'auctionsPriceLow', orderBy: [{ field: 'price', direction: 'asc' }] },
+  'price-high': { list: 'auctionsPriceHigh', orderBy: [{ field: 'price', direction: 'desc' }] },
+} as const satisfies Record<
+  AuctionSort,
+  { list: PagedList; orderBy: NonNullable<FindOptions['orderBy']> }
+>;
+
+/** The paged list (cursor kind) of the live list in `sort`'s order. */
+export const liveAuctionsList = (sort: AuctionSort = 'newest'): PagedList =>
+  liveAuctionOrders[sort].list;
 
 const FEATURED_COUNT = 3;
 const newestFirst: NonNullable<FindOptions['orderBy']> = [
@@ -214,14 +236,15 @@ const auctionsPage = async (
   store: ReadStore,
   users: UserDirectory,
   imageUrl: ImageUrl,
-  list: 'auctions' | 'sellerAuctions',
+  list: PagedList,
   where: Record<string, Condition>,
   page: PageRequest,
+  orderBy: NonNullable<FindOptions['orderBy']> = newestFirst,
 ): Promise<Page<AuctionView>> => {
   const { docs, nextCursor } = await findPage(
     list,
     (options) => store.find(catalogAuctions.name, options) as Promise<CatalogAuctionDoc[]>,
-    { where, orderBy: newestFirst },
+    { where, orderBy },
     page,
   );
   const items = await toAuctionViews(store, users, imageUrl, docs, LIST_BIDS, 0);
@@ -248,8 +271,9 @@ const sellerViewer = (
 });
 
 /**
- * One page of the Live auctions, newest first (then by id), filtered by title substring and
- * exact category name in the store, over the whole set.
+ * One page of the Live auctions in the filter's order (newest first unless `sort` says else; then
+ * by id), filtered by title substring and exact category name in the store, over the whole set.
+ * The page's cursor belongs to that order's list (`liveAuctionsList`).
  */
 export const liveAuctionsPage = (
   store: ReadStore,
@@ -261,7 +285,8 @@ export const liveAuctionsPage = (
   const where: Record<string, Condition> = { status: 'Live' };
   if (filters.search) where.title = { contains: filters.search };
   if (filters.category) where.categoryName = filters.category;
-  return auctionsPage(store, users, imageUrl, 'auctions', where, page);
+  const { list, orderBy } = liveAuctionOrders[filters.sort ?? 'newest'];
+  return auctionsPage(store, users, imageUrl, list, where, page, orderBy);
 };
 
 /**

@@ -10,6 +10,7 @@ import {
   featuredAuctions,
   listCategories,
   liveAuctions,
+  liveAuctionsPage,
   sellerAuctions,
   sellerAuctionsPage,
 } from './index';
@@ -384,6 +385,60 @@ describe('catalog projection: closing', () => {
       finalPrice: null,
       closedAt: iso(T0 + 86_400_000),
     });
+  });
+});
+
+describe('catalog queries: the live list in other orders', () => {
+  /** Prices (cents): a1 starts at 300, a2 at 100 with a bid of 500, a3 at 200, a4 at 100 bid 200. */
+  const priced = (): EventLog => {
+    const log = withCategories();
+    log.create('a1', { startingPrice: 30_000, endsAt: iso(T0 + 3 * 86_400_000), at: T0 });
+    log.create('a2', { startingPrice: 10_000, endsAt: iso(T0 + 1 * 86_400_000), at: T0 + 1 });
+    log.create('a3', { startingPrice: 20_000, endsAt: iso(T0 + 4 * 86_400_000), at: T0 + 2 });
+    log.create('a4', { startingPrice: 10_000, endsAt: iso(T0 + 2 * 86_400_000), at: T0 + 3 });
+    log.bid('a2', 'ann', 50_000, T0 + 1000, 'b1');
+    log.bid('a4', 'bob', 20_000, T0 + 1000, 'b2');
+    return log;
+  };
+
+  /** Every item of every page of `limit`, following the cursors. */
+  const everyPage = async (h: Harness, sort: Parameters<typeof liveAuctionsPage>[2], limit = 1) => {
+    const seen: string[] = [];
+    let after: Parameters<typeof liveAuctionsPage>[3] = {};
+    for (let pages = 0; pages < 20; pages++) {
+      const page = await liveAuctionsPage(h.store, h.users, sort, { limit, ...after });
+      seen.push(...ids(page.items));
+      if (page.nextCursor === null) return seen;
+      const [, ...rest] = JSON.parse(Buffer.from(page.nextCursor, 'base64url').toString()) as [
+        string,
+        ...unknown[],
+      ];
+      after = { after: { values: rest.slice(0, -1) as number[], id: rest.at(-1) as string } };
+    }
+    throw new Error('too many pages');
+  };
+
+  it('keeps the current price on each auction: the leading bid, else the starting price', async () => {
+    const log = priced();
+    log.retract('a4', 'bob', 'b2', T0 + 2000);
+    log.edit('a3', { startingPrice: 25_000 });
+    const h = await project(log);
+    const price = async (id: string) =>
+      ((await h.store.get(catalogAuctions.name, id)) as CatalogAuctionDoc).price;
+    expect(await price('a1')).toBe(30_000);
+    expect(await price('a2')).toBe(50_000);
+    expect(await price('a3')).toBe(25_000);
+    // The last bid retracted: the starting price again.
+    expect(await price('a4')).toBe(10_000);
+  });
+
+  it('pages by ending soonest, by price both ways, and newest first when no order is named', async () => {
+    const h = await project(priced());
+    expect(await everyPage(h, { sort: 'ending-soon' })).toEqual(['a2', 'a4', 'a1', 'a3']);
+    expect(await everyPage(h, { sort: 'price-low' }, 3)).toEqual(['a3', 'a4', 'a1', 'a2']);
+    expect(await everyPage(h, { sort: 'price-high' })).toEqual(['a2', 'a1', 'a3', 'a4']);
+    expect(await everyPage(h, {}, 2)).toEqual(['a4', 'a3', 'a2', 'a1']);
+    expect(await everyPage(h, { sort: 'price-low', search: 'a1' })).toEqual(['a1']);
   });
 });
 

@@ -17,6 +17,7 @@ export {
   sellerAuctions,
   listCategories,
   liveAuctionsPage,
+  liveAuctionsList,
   sellerAuctionsPage,
   categoriesPage,
   categoryById,

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { AuctionImage } from './auction-image';
 import { Badge, auctionStatusTone } from './status';
 import { formatDate, formatMoney } from '../lib/format';
+import { TimeLeft, closedAtOf, closedOutcome } from './time-left';
 import { WatchButton } from './watch-button';
 import './auction-card.css';
 
@@ -19,7 +20,11 @@ interface AuctionCardProps {
   onWatchChange?: (watching: boolean) => void;
 }
 
-/** One auction in a grid: picture, title, description, category, prices, seller and links. */
+/**
+ * One auction in a grid: picture, title, description, category, the starting price, seller and
+ * end (the spec's), and what a bidder decides by: the current bid, how many bids, and the time
+ * left (or, once closed, how it ended).
+ */
 export const AuctionCard = ({
   auction,
   actions,
@@ -29,6 +34,8 @@ export const AuctionCard = ({
 }: AuctionCardProps) => {
   const href = `/auction/${auction._id}`;
   const sellerName = `${auction.seller.firstName} ${auction.seller.lastName}`.trim();
+  const live = auction.status === 'Live';
+  const endedAt = live ? auction.auctionEndTime : closedAtOf(auction);
   return (
     <article className="auction-card">
       <div className="auction-card-media">
@@ -54,24 +61,32 @@ export const AuctionCard = ({
         <p className="auction-card-description">{auction.description}</p>
         <dl className="auction-card-facts">
           <div>
-            <dt>Starting price</dt>
-            <dd className="auction-card-price">{formatMoney(auction.startingPrice)}</dd>
+            <dt>Current bid</dt>
+            <dd className="auction-card-price">
+              {auction.bidCount > 0 ? formatMoney(auction.currentBid) : 'No bids yet'}
+            </dd>
           </div>
-          {auction.currentBid > 0 && (
-            <div>
-              <dt>Current bid</dt>
-              <dd>{formatMoney(auction.currentBid)}</dd>
-            </div>
-          )}
+          <div>
+            <dt>Bids</dt>
+            <dd className="auction-card-bids">{bidCountText(auction.bidCount)}</dd>
+          </div>
+          <div className="fact-wide">
+            <dt>Starting price</dt>
+            <dd>{formatMoney(auction.startingPrice)}</dd>
+          </div>
           <div className="fact-wide">
             <dt>Seller</dt>
             <dd>{sellerName}</dd>
           </div>
           <div className="fact-wide">
-            <dt>{auction.status === 'Live' ? 'Ends' : 'Ended'}</dt>
+            <dt>{live ? 'Ends' : 'Ended'}</dt>
             <dd>
-              <time dateTime={auction.auctionEndTime}>{formatDate(auction.auctionEndTime)}</time>
+              <time dateTime={endedAt}>{formatDate(endedAt)}</time>
             </dd>
+          </div>
+          <div className="fact-wide auction-card-left">
+            <dt>{live ? 'Time left' : 'Outcome'}</dt>
+            <dd>{live ? <TimeLeft endsAt={auction.auctionEndTime} /> : closedOutcome(auction)}</dd>
           </div>
         </dl>
         <div className="auction-card-actions">
@@ -88,6 +103,8 @@ export const AuctionCard = ({
     </article>
   );
 };
+
+const bidCountText = (count: number) => (count === 1 ? '1 bid' : `${count} bids`);
 
 /** A card-shaped placeholder while auctions load. */
 export const AuctionCardSkeleton = () => (

@@ -1,4 +1,4 @@
-import { AuctionView, BidView, CategoryView } from '@auction/contracts';
+import { type AuctionSort, AuctionView, BidView, CategoryView } from '@auction/contracts';
 import { z } from 'zod';
 import { call } from './api-client';
 import { allPages } from './paging';
@@ -13,10 +13,12 @@ export interface PageQuery {
   readonly limit?: number;
 }
 
-/** The All Auctions filters, applied by the server over every auction. */
+/** The All Auctions filters and order, applied by the server over every auction. */
 export interface AuctionFilters {
   readonly search?: string;
   readonly category?: string;
+  /** Newest first when absent (the spec's order). */
+  readonly sort?: AuctionSort;
 }
 
 const categoriesPage = (page: PageQuery) =>
@@ -27,12 +29,13 @@ const categoriesPage = (page: PageQuery) =>
   );
 
 export const auctionsApi = {
-  /** Live auctions, newest first, a page at a time, filtered by the server. */
+  /** Live auctions, newest first or in `sort`'s order, a page at a time, filtered by the server. */
   all: (filters: AuctionFilters = {}, page: PageQuery = {}) =>
     call('/auction/fetchAllAuctions', Auctions, {
       query: {
         search: filters.search || undefined,
         category: filters.category || undefined,
+        sort: filters.sort === 'newest' ? undefined : filters.sort,
         ...page,
       },
     }),

@@ -18,6 +18,42 @@ export const notify = {
   info: (message: string) => once('info', message),
 };
 
+/** How long after a bid's own outcome the bell's notice of the same outcome is not toasted. */
+const TOLD_MS = 10_000;
+/** Auctions whose bid outcome this tab is telling: until when (Infinity while the call runs). */
+const telling = new Map<string, number>();
+
+/**
+ * One outcome, one message: a bid this tab placed is told by its own toast, so the bell's "you
+ * have been outbid" notice of that auction, which the socket may deliver before or just after the
+ * answer, is not toasted as well (it stays in the bell). Call when the bid is sent; the returned
+ * function when it is answered, with whether the answer told an outbid.
+ */
+export const tellingBidOutcome = (auctionId: string): ((toldOutbid: boolean) => void) => {
+  telling.set(auctionId, Infinity);
+  return (toldOutbid) => {
+    if (toldOutbid) telling.set(auctionId, Date.now() + TOLD_MS);
+    else telling.delete(auctionId);
+  };
+};
+
+/** Whether a bell notice repeats a bid outcome this tab has just told (`tellingBidOutcome`). */
+export const toldAlready = (notice: {
+  readonly auctionId: string | null;
+  readonly message: string;
+}): boolean => {
+  const until = notice.auctionId === null ? undefined : telling.get(notice.auctionId);
+  return (
+    until !== undefined && Date.now() <= until && notice.message.startsWith('You have been outbid')
+  );
+};
+
+/** A settled toast's kind and text, when it is not the plain success. */
+export interface ToastOutcome {
+  readonly type: 'success' | 'warning' | 'error' | 'info';
+  readonly message: string;
+}
+
 /**
  * A call with the spec's 'Loading...' toast while it runs, turned into the success message or the
  * failure message when it ends. Resolves to the call's result, or undefined when it failed.
@@ -25,7 +61,8 @@ export const notify = {
 export const withLoadingToast = async <T>(
   run: () => Promise<T>,
   outcome: {
-    success: string | ((result: T) => string);
+    /** The success message; or, from the result, another kind of toast (one outcome, one toast). */
+    success: string | ((result: T) => string | ToastOutcome);
     failure: (error: unknown) => string;
     /**
      * One toast for every call of the same action: a new attempt takes over the last one's toast
@@ -49,7 +86,7 @@ export const withLoadingToast = async <T>(
   } else {
     id = toast.loading('Loading...', key === undefined ? {} : { toastId: key });
   }
-  const settle = (type: 'success' | 'error', render: string) =>
+  const settle = (type: ToastOutcome['type'], render: string) =>
     toast.update(id, {
       render,
       type,
@@ -60,10 +97,9 @@ export const withLoadingToast = async <T>(
     });
   try {
     const result = await run();
-    settle(
-      'success',
-      typeof outcome.success === 'function' ? outcome.success(result) : outcome.success,
-    );
+    const told = typeof outcome.success === 'function' ? outcome.success(result) : outcome.success;
+    if (typeof told === 'string') settle('success', told);
+    else settle(told.type, told.message);
     return result;
   } catch (error) {
     settle('error', outcome.failure(error));

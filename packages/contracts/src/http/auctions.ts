@@ -157,10 +157,22 @@ export const AuctionIdParams = z.object({ id: idOf('Auction id') });
 
 export const AuctionIdQuery = z.object({ auctionId: idOf('Auction id') });
 
+/**
+ * The orders of the live auctions list: newest first (the spec's, when none is asked), ending
+ * soonest, and by the current price (the current bid, the starting price while there is none) low
+ * to high or high to low.
+ */
+export const AuctionSort = z.enum(['newest', 'ending-soon', 'price-low', 'price-high'], {
+  error: 'sort must be one of newest, ending-soon, price-low, price-high',
+});
+export type AuctionSort = z.infer<typeof AuctionSort>;
+
 /** All Auctions filters: title substring and exact category name; empty filters nothing. */
 export const AuctionFilters = z.object({
   search: optionalText('Search', maxLength.title),
   category: optionalText('Category', maxLength.categoryName),
+  /** Absent or empty: newest first. */
+  sort: z.preprocess((value) => (value === '' ? undefined : value), AuctionSort.optional()),
 });
 
 export const CreateCategoryBody = z.object(

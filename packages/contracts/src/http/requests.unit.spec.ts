@@ -184,6 +184,11 @@ describe('texts and their limits (rules.maxLength)', () => {
     expect(problem(AuctionFilters, { search: 'x'.repeat(title + 1) })).toBe(
       `Search must be at most ${title} characters`,
     );
+    expect(problem(AuctionFilters, { sort: 'cheapest' })).toBe(
+      'sort must be one of newest, ending-soon, price-low, price-high',
+    );
+    expect(AuctionFilters.parse({ sort: '' }).sort).toBeUndefined();
+    expect(AuctionFilters.parse({ sort: 'price-high' }).sort).toBe('price-high');
   });
 
   it('refuses a body that is not an object', () => {

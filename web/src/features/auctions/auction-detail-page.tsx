@@ -13,6 +13,7 @@ import { AuctionLoadFailed, AuctionNotFound } from './detail/load-states';
 import { AuctionNotices, BidderNotices } from './detail/notices';
 import { PricePanel } from './detail/price-panel';
 import { SellerControls } from './detail/seller-controls';
+import { StickyBidBar } from './detail/sticky-bid-bar';
 import { useAuctionDetail } from './detail/use-auction-detail';
 import { useBidActions, useBidDialog } from './detail/use-bid-actions';
 import { useLiveAuction } from './live-auction-store';
@@ -79,6 +80,7 @@ const AuctionDetail = ({ auction }: { auction: AuctionView }) => {
         onEdit={startEdit}
         onDelete={startDelete}
       />
+      <StickyBidBar auction={auction} standing={standing} open={open} />
       <BidDialogs
         auction={auction}
         dialog={dialog}

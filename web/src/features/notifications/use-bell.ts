@@ -1,16 +1,17 @@
 import { type RefObject, useEffect } from 'react';
 import { onBidNotification, onSocketReconnect } from '../../lib/socket';
-import { notify } from '../../lib/toast';
+import { notify, toldAlready } from '../../lib/toast';
 
 /**
- * The notifications fetched on mount, again on each bid notification (which is also toasted), and
- * again when the socket comes back (notifications sent while it was lost were not heard).
+ * The notifications fetched on mount, again on each bid notification (which is also toasted,
+ * unless it repeats a bid outcome this tab has just told: `toldAlready`), and again when the
+ * socket comes back (notifications sent while it was lost were not heard).
  */
 export const useBellFeed = (fetch: () => Promise<void>) => {
   useEffect(() => {
     void fetch();
     const stopHearing = onBidNotification((notification) => {
-      notify.info(notification.message);
+      if (!toldAlready(notification)) notify.info(notification.message);
       void fetch();
     });
     const stopRefetching = onSocketReconnect(() => void fetch());

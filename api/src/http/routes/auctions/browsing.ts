@@ -3,6 +3,7 @@ import {
   auctionBidsPage,
   auctionDetail,
   featuredAuctions,
+  liveAuctionsList,
   liveAuctionsPage,
 } from '@auction/projections';
 import type { AppDeps } from '../../../app-deps';
@@ -16,12 +17,13 @@ import { auctionBidsFromEngine, auctionDetailFromEngine } from './from-engine';
 /** What anyone may read: live auctions, one auction and its bids, the featured ones. */
 export const browsingRoutes = (route: ReturnType<typeof routesOn>, deps: AppDeps): void => {
   route(ops.liveAuctions, async (req, res, { query }) => {
-    const { search, category, ...paging } = query();
-    const page = pageRequest('auctions', paging);
+    const { search, category, sort, ...paging } = query();
+    // A cursor names a place in one order: another order's cursor is refused (400).
+    const page = pageRequest(liveAuctionsList(sort), paging);
     const { items: auctions, nextCursor } = await liveAuctionsPage(
       deps.read,
       deps.users,
-      { search, category },
+      { search, category, sort },
       page,
       deps.imageUrl,
     );

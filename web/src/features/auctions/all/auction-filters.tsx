@@ -1,13 +1,19 @@
 import { useId } from 'react';
-import type { AuctionFilters } from './use-auction-filters';
+import { type AuctionFilters, sortChoices } from './use-auction-filters';
+import './auction-sort.css';
 
-/** Search by title, the category, and Clear filters once either is set. */
+/** Search by title, the category, the order, and Clear filters once search or category is set. */
 export const AuctionFilterForm = ({ filters }: { filters: AuctionFilters }) => {
   const searchId = useId();
   const categoryId = useId();
-  const { query, category, categoryNames, setFilter, clear, filtered } = filters;
+  const sortId = useId();
+  const { query, category, sort, categoryNames, setFilter, clear, filtered } = filters;
   return (
-    <form className="auction-filters" role="search" onSubmit={(event) => event.preventDefault()}>
+    <form
+      className="auction-filters auction-filters-sortable"
+      role="search"
+      onSubmit={(event) => event.preventDefault()}
+    >
       <div className="field auction-filter-search">
         <label htmlFor={searchId}>Search by title</label>
         <input
@@ -30,6 +36,20 @@ export const AuctionFilterForm = ({ filters }: { filters: AuctionFilters }) => {
           {categoryNames.map((name) => (
             <option key={name} value={name}>
               {name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field auction-filter-sort">
+        <label htmlFor={sortId}>Sort by</label>
+        <select
+          id={sortId}
+          value={sort}
+          onChange={(event) => setFilter('sort', event.target.value)}
+        >
+          {sortChoices.map(({ value, label }) => (
+            <option key={value} value={value}>
+              {label}
             </option>
           ))}
         </select>

@@ -1,4 +1,4 @@
-import type { CategoryView } from '@auction/contracts';
+import { AuctionSort, type CategoryView } from '@auction/contracts';
 import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { auctionsApi } from '../../../lib/auctions-api';
@@ -14,14 +14,24 @@ const useSettled = (value: string, delayMs = 250): string => {
   return settled;
 };
 
+/** The orders the list offers, with their labels; newest first is the spec's, and the default. */
+export const sortChoices: readonly { value: AuctionSort; label: string }[] = [
+  { value: 'newest', label: 'Newest' },
+  { value: 'ending-soon', label: 'Ending soonest' },
+  { value: 'price-low', label: 'Price: low to high' },
+  { value: 'price-high', label: 'Price: high to low' },
+];
+
 /**
- * The filter as the URL holds it (`q`, `category`), the title search once typing pauses, and the
- * category names it offers.
+ * The filter as the URL holds it (`q`, `category`, `sort`; an order the page does not know reads
+ * as newest), the title search once typing pauses, and the category names it offers.
  */
 export const useAuctionFilters = () => {
   const [params, setParams] = useSearchParams();
   const query = params.get('q') ?? '';
   const category = params.get('category') ?? '';
+  const parsedSort = AuctionSort.safeParse(params.get('sort'));
+  const sort: AuctionSort = parsedSort.success ? parsedSort.data : 'newest';
   const search = useSettled(query.trim());
   const [categories, setCategories] = useState<readonly CategoryView[]>([]);
   const categoryNames = useMemo(
@@ -43,11 +53,12 @@ export const useAuctionFilters = () => {
     };
   }, []);
 
-  const setFilter = (key: 'q' | 'category', value: string) =>
+  const setFilter = (key: 'q' | 'category' | 'sort', value: string) =>
     setParams(
       (previous) => {
         const next = new URLSearchParams(previous);
-        if (value) next.set(key, value);
+        // Newest first is the default: the URL names another order only.
+        if (value && !(key === 'sort' && value === 'newest')) next.set(key, value);
         else next.delete(key);
         return next;
       },
@@ -57,10 +68,13 @@ export const useAuctionFilters = () => {
   return {
     query,
     category,
+    sort,
     search,
     categoryNames,
     setFilter,
-    clear: () => setParams(new URLSearchParams(), { replace: true }),
+    // Clears what narrows the list; the order stays.
+    clear: () =>
+      setParams(new URLSearchParams(sort === 'newest' ? {} : { sort }), { replace: true }),
     filtered: Boolean(query.trim() || category),
   };
 };

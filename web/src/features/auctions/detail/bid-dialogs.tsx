@@ -1,5 +1,5 @@
 import type { AuctionView, BidView } from '@auction/contracts';
-import { memo, useCallback, useState } from 'react';
+import { memo, useCallback, useMemo, useState } from 'react';
 import { Confirm } from '../../../components/modal';
 import { formatMoney } from '../../../lib/format';
 import { BidAmountDialog, currentBidLine, highestBidLine, nextBidOf } from './bid-forms';
@@ -63,8 +63,19 @@ const minimumOf = (auction: AuctionView) => {
     : { placeMin: auction.startingPrice, nextMin: minimum, note: '' };
 };
 
+/** The amount prefilled with the minimum, with a one-increment button (one object per rule). */
+const usePrefill = (auction: AuctionView) => {
+  const { increments } = auction;
+  return useMemo(() => ({ increments }), [increments]);
+};
+
+/** "Enter $X or more": the next acceptable bid, as the dialog and the page say it. */
+export const enterOrMore = (auction: AuctionView) =>
+  `Enter ${formatMoney(minimumOf(auction).placeMin)} or more`;
+
 const PlaceBidDialog = ({ auction, actions, close }: DialogProps) => {
   const { placeMin, note } = minimumOf(auction);
+  const prefill = usePrefill(auction);
   return (
     <BidAmountDialog
       title="Place Bid"
@@ -72,7 +83,8 @@ const PlaceBidDialog = ({ auction, actions, close }: DialogProps) => {
       label="Bid Amount"
       initialAmount=""
       min={placeMin}
-      hint={`Enter ${formatMoney(placeMin)} or more.${note}`}
+      prefill={prefill}
+      hint={`${enterOrMore(auction)}.${note}`}
       submitLabel="Place Bid"
       busyLabel="Placing..."
       onSubmit={actions.place}
@@ -127,6 +139,7 @@ const EditBidDialog = ({
 }: DialogProps & { bid: BidView; isTop: boolean }) => {
   const { change } = actions;
   const { nextMin, note } = minimumOf(auction);
+  const prefill = usePrefill(auction);
   const edit = useCallback(
     (amount: number, maximum?: number) =>
       change(
@@ -143,6 +156,7 @@ const EditBidDialog = ({
       label="Edit Bid Amount"
       initialAmount={String(bid.amount)}
       min={isTop ? bid.amount : nextMin}
+      prefill={isTop ? undefined : prefill}
       hint={
         isTop
           ? `Bids can only go up: enter more than ${formatMoney(bid.amount)}.`

@@ -1,6 +1,7 @@
 import {
   AMOUNT_REQUIRED,
   type AuctionView,
+  type IncrementRule,
   BidAmount,
   centsToDollars,
   dollarsToCents,
@@ -9,11 +10,12 @@ import {
   minimumRaise,
 } from '@auction/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { memo, useId } from 'react';
+import { memo, useEffect, useId, useState } from 'react';
 import { type UseFormRegisterReturn, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { Modal } from '../../../components/modal';
 import { formatMoney } from '../../../lib/format';
+import './bid-decisions.css';
 
 const MAX_INVALID = 'Your maximum must be a number of at least $1';
 
@@ -44,6 +46,14 @@ export const BidAmountForm = z
     path: ['maxBidAmount'],
   });
 
+/**
+ * What a bid command answered, for the dialog to show at the amount (the toast says it too): a
+ * refusal, or a bid placed that another's maximum beat at once. Nothing: it went through.
+ */
+export interface BidAnswer {
+  readonly alert: string;
+}
+
 interface BidAmountDialogProps {
   title: string;
   /** The line above the input, e.g. 'Highest Bid: $120'. */
@@ -55,8 +65,16 @@ interface BidAmountDialogProps {
   hint: string;
   submitLabel: string;
   busyLabel: string;
-  /** `maximum`: the secret maximum the bidder gave, when the dialog offers one. */
-  onSubmit: (amount: number, maximum?: number) => Promise<void>;
+  /**
+   * `maximum`: the secret maximum the bidder gave, when the dialog offers one. An answer is
+   * shown at the amount, and the amount follows the minimum again.
+   */
+  onSubmit: (amount: number, maximum?: number) => Promise<BidAnswer | undefined>;
+  /**
+   * Prefill the amount with `min` and keep it there as the price moves until the bidder types;
+   * offer a button that adds one increment under this rule to the amount.
+   */
+  prefill?: { readonly increments: IncrementRule } | undefined;
   onClose: () => void;
   /** Offer "your maximum" beside the amount (proxy bidding), with its current value. */
   maximum?: { readonly initial: string } | undefined;
@@ -79,24 +97,48 @@ export const BidAmountDialog = memo(function BidAmountDialog({
   onSubmit,
   onClose,
   maximum,
+  prefill,
 }: BidAmountDialogProps) {
   const {
     register,
     handleSubmit,
+    setValue,
+    getValues,
     formState: { errors, isSubmitting },
   } = useForm({
     resolver: zodResolver(BidAmountForm),
-    defaultValues: { bidAmount: initialAmount, maxBidAmount: maximum?.initial ?? '' },
+    defaultValues: {
+      bidAmount: prefill ? String(min) : initialAmount,
+      maxBidAmount: maximum?.initial ?? '',
+    },
   });
+  const [answer, setAnswer] = useState<string | null>(null);
+  // The prefilled amount follows the minimum (a rival's bid raises it) until the bidder types.
+  const [follow, setFollow] = useState(prefill !== undefined);
+  useEffect(() => {
+    if (follow) setValue('bidAmount', String(min));
+  }, [follow, min, setValue]);
+  const amountField = register('bidAmount', { onChange: () => setFollow(false) });
+  const addIncrement = (rule: IncrementRule) => {
+    const typed = Number(getValues('bidAmount'));
+    const from = Number.isFinite(typed) && typed >= min ? typed : min;
+    const next = centsToDollars(dollarsToCents(from) + incrementAt(dollarsToCents(from), rule));
+    setFollow(false);
+    setValue('bidAmount', String(next), { shouldValidate: true });
+  };
   return (
     <Modal title={title} onClose={onClose}>
       <form
         className="form"
         noValidate
         onSubmit={(event) =>
-          void handleSubmit(({ bidAmount, maxBidAmount }) => onSubmit(bidAmount, maxBidAmount))(
-            event,
-          )
+          void handleSubmit(async ({ bidAmount, maxBidAmount }) => {
+            setAnswer(null);
+            const answered = await onSubmit(bidAmount, maxBidAmount);
+            if (!answered) return;
+            setAnswer(answered.alert);
+            if (prefill) setFollow(true);
+          })(event)
         }
       >
         <p className="bid-dialog-summary">{summary}</p>
@@ -104,8 +146,16 @@ export const BidAmountDialog = memo(function BidAmountDialog({
           label={label}
           min={min}
           hint={hint}
-          error={errors.bidAmount?.message}
-          registration={register('bidAmount')}
+          error={errors.bidAmount?.message ?? answer ?? undefined}
+          registration={amountField}
+          step={
+            prefill
+              ? {
+                  label: `+ ${formatMoney(centsToDollars(incrementAt(dollarsToCents(min), prefill.increments)))}`,
+                  onStep: () => addIncrement(prefill.increments),
+                }
+              : undefined
+          }
         />
         {maximum ? (
           <AmountField
@@ -135,26 +185,39 @@ interface AmountFieldProps {
   hint: string;
   error: string | undefined;
   registration: UseFormRegisterReturn;
+  /** A button beside the input that raises the amount by one increment. */
+  step?: { readonly label: string; readonly onStep: () => void } | undefined;
 }
 
-/** A dollar amount with its hint, and its error (announced) once the form is checked. */
-const AmountField = ({ label, min, hint, error, registration }: AmountFieldProps) => {
+/**
+ * A dollar amount with its hint beside it, and its error (announced) at the field once the form
+ * is checked or the server answered.
+ */
+const AmountField = ({ label, min, hint, error, registration, step }: AmountFieldProps) => {
   const inputId = useId();
   const hintId = useId();
   const errorId = useId();
   return (
     <div className="field">
       <label htmlFor={inputId}>{label}</label>
-      <input
-        id={inputId}
-        type="number"
-        inputMode="decimal"
-        min={min}
-        step="any"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${errorId} ${hintId}` : hintId}
-        {...registration}
-      />
+      <div className="amount-row">
+        <input
+          id={inputId}
+          type="number"
+          inputMode="decimal"
+          min={min}
+          step="any"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${errorId} ${hintId}` : hintId}
+          {...registration}
+        />
+        {step ? (
+          <button type="button" className="btn btn-ghost amount-step" onClick={step.onStep}>
+            {step.label}
+            <span className="sr-only">: add one increment</span>
+          </button>
+        ) : null}
+      </div>
       <p id={hintId} className="field-hint">
         {hint}
       </p>

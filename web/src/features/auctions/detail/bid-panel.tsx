@@ -1,6 +1,7 @@
 import type { AuctionView } from '@auction/contracts';
 import { useNavigate } from 'react-router';
 import { formatMoney } from '../../../lib/format';
+import { enterOrMore } from './bid-dialogs';
 import type { AuctionStanding } from './use-auction-detail';
 import type { Dialog } from './use-bid-actions';
 
@@ -10,7 +11,10 @@ interface BidPanelProps {
   open: (dialog: Dialog) => void;
 }
 
-/** Place Bid, Raise maximum and Buy It Now, or why the viewer cannot bid. */
+/**
+ * The next acceptable bid ("Enter $X or more"), Place Bid, Raise maximum and Buy It Now, or why
+ * the viewer cannot bid.
+ */
 export const BidPanel = ({ auction, standing, open }: BidPanelProps) => {
   const navigate = useNavigate();
   const { user, cancelled, isSeller, biddingOpen } = standing;
@@ -24,6 +28,7 @@ export const BidPanel = ({ auction, standing, open }: BidPanelProps) => {
   const { leading, myMaximum, myMaximumBidId, buyNowPrice } = standing;
   return (
     <>
+      <p className="next-bid-note">{enterOrMore(auction)}</p>
       <button
         type="button"
         className="btn btn-primary btn-lg"

@@ -3,7 +3,8 @@ import { useCallback, useMemo, useState } from 'react';
 import { messageOf } from '../../../lib/api-client';
 import { type BidChange, bidsApi } from '../../../lib/auctions-api';
 import { formatMoney } from '../../../lib/format';
-import { notify, withLoadingToast } from '../../../lib/toast';
+import { tellingBidOutcome, withLoadingToast } from '../../../lib/toast';
+import type { BidAnswer } from './bid-forms';
 import { useLiveAuction } from '../live-auction-store';
 
 /** The one dialog the page may show at a time. */
@@ -25,10 +26,16 @@ export const useBidDialog = () => {
 
 export type BidActions = ReturnType<typeof useBidActions>;
 
+/** What the bidder is told when another bidder's maximum answered their bid at once. */
+export const outbidAtOnce = (currentBid: number) =>
+  `Bid placed, but another bidder's maximum is higher: you were outbid at once. The current bid is ${formatMoney(currentBid)}.`;
+
 /**
- * The viewer's bid commands, each with its toasts. A command the server took closes the dialog
- * (`close`) before the page refreshes; a refused one leaves it open to try again, except Buy It
- * Now, whose confirmation closes either way.
+ * The viewer's bid commands. Each outcome is one toast (the spec's 'Loading...' turned into the
+ * outcome): placed, outbid at once, or refused. A command the server took and that leads closes
+ * the dialog (`close`) before the page refreshes; a refused one, or a bid another's maximum beat
+ * at once, leaves it open and answers what to show at the amount (`BidAnswer`). Buy It Now's
+ * confirmation closes either way.
  */
 export const useBidActions = (auctionId: string, close: () => void) => {
   const applyOwnBid = useLiveAuction((s) => s.applyOwnBid);
@@ -36,37 +43,53 @@ export const useBidActions = (auctionId: string, close: () => void) => {
   const refresh = useLiveAuction((s) => s.refresh);
 
   const place = useCallback(
-    async (amount: number, maximum?: number) => {
+    async (amount: number, maximum?: number): Promise<BidAnswer | undefined> => {
+      let refusal = '';
+      const told = tellingBidOutcome(auctionId);
       const placed = await withLoadingToast(() => bidsApi.place(auctionId, amount, maximum), {
-        success: 'Bid Placed',
-        failure: (error) => messageOf(error, 'Cannot place Bid'),
+        // Placed, but another bidder's secret maximum answered it at once: that, not 'Bid Placed'.
+        success: (result) =>
+          result.leading
+            ? 'Bid Placed'
+            : { type: 'warning', message: outbidAtOnce(result.currentBid) },
+        failure: (error) => (refusal = messageOf(error, 'Cannot place Bid')),
       });
-      if (!placed) return;
-      close();
-      // Placed, but another bidder's secret maximum answered it at once.
-      if (!placed.leading)
-        notify.error(
-          `Another bidder's maximum is higher: you were outbid at once. The current bid is ${formatMoney(placed.currentBid)}.`,
-        );
+      // The bell's notice of the same outcome ("you have been outbid") is not toasted again.
+      told(placed !== undefined && !placed.leading);
+      if (!placed) return { alert: refusal };
+      if (placed.leading) close();
       // Shown from the answer itself; the socket's copy of the same revision is then dropped.
       await applyOwnBid(auctionId, placed);
       // What only this bidder may see of it (whether they may still delete it) comes with a refetch.
       await refresh();
+      return placed.leading ? undefined : { alert: outbidAtOnce(placed.currentBid) };
     },
     [auctionId, applyOwnBid, close, refresh],
   );
 
   /** An edit of the amount or a raise of the maximum: the same call, in different words. */
   const change = useCallback(
-    async (bidId: string, change: BidChange, words: { success: string; failure: string }) => {
+    async (
+      bidId: string,
+      change: BidChange,
+      words: { success: string; failure: string },
+    ): Promise<BidAnswer | undefined> => {
+      let refusal = '';
+      const told = tellingBidOutcome(auctionId);
       const updated = await withLoadingToast(() => bidsApi.edit(bidId, change), {
-        success: words.success,
-        failure: (error) => messageOf(error, words.failure),
+        success: (result) =>
+          result.leading || change.bidAmount === undefined
+            ? words.success
+            : { type: 'warning', message: outbidAtOnce(result.currentBid) },
+        failure: (error) => (refusal = messageOf(error, words.failure)),
       });
-      if (!updated) return;
-      close();
+      const beaten = updated !== undefined && !updated.leading && change.bidAmount !== undefined;
+      told(beaten);
+      if (!updated) return { alert: refusal };
+      if (!beaten) close();
       noteOwnMaximum(auctionId, bidId, updated.maxBid);
       await refresh();
+      return beaten ? { alert: outbidAtOnce(updated.currentBid) } : undefined;
     },
     [auctionId, close, noteOwnMaximum, refresh],
   );
