@@ -20,13 +20,14 @@ export const notify = {
 
 /**
  * A call with the spec's 'Loading...' toast while it runs, turned into the success message or the
- * failure message when it ends. Resolves to the call's result, or undefined when it failed.
+ * failure message (or taken away) when it ends. Resolves to the call's result, or undefined when it failed.
  */
 export const withLoadingToast = async <T>(
   run: () => Promise<T>,
   outcome: {
     success: string | ((result: T) => string);
-    failure: (error: unknown) => string;
+    /** The failure's message; null: no toast (the page shows the failure itself). */
+    failure: (error: unknown) => string | null;
     /**
      * One toast for every call of the same action: a new attempt takes over the last one's toast
      * instead of adding another (a form submitted again after a failure).
@@ -66,7 +67,9 @@ export const withLoadingToast = async <T>(
     );
     return result;
   } catch (error) {
-    settle('error', outcome.failure(error));
+    const message = outcome.failure(error);
+    if (message === null) toast.dismiss(id);
+    else settle('error', message);
     return undefined;
   }
 };
