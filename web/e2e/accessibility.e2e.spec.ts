@@ -27,9 +27,9 @@ describe('the main pages pass axe-core, and dialogs keep focus, in a real browse
   beforeAll(async () => {
     server = await startProductServer();
     browser = await launchBrowser();
-    [seller, bidder, auditor] = await Promise.all(
-      [1, 2, 3].map(() => newPerson(browser, server.url)),
-    );
+    seller = await newPerson(browser, server.url);
+    bidder = await newPerson(browser, server.url);
+    auditor = await newPerson(browser, server.url);
     const ben = await newPerson(browser, server.url);
     await registerThroughApi(seller.page, server.url, sellerAccount);
     await registerThroughApi(bidder.page, server.url, bidderAccount);

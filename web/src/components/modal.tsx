@@ -11,7 +11,7 @@ const TABBABLE =
   'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 const tabbableIn = (panel: HTMLElement): HTMLElement[] =>
-  [...panel.querySelectorAll<HTMLElement>(TABBABLE)].filter(
+  Array.from(panel.querySelectorAll<HTMLElement>(TABBABLE)).filter(
     (element) => !element.closest('[hidden], [inert]') && element.getClientRects().length > 0,
   );
 
@@ -31,7 +31,13 @@ export const Modal = ({ title, onClose, children }: ModalProps) => {
       'input, button:not(.modal-close), select, textarea',
     );
     (first ?? panel.current)?.focus();
+    // Only the dialog on top answers keys and holds focus: one opened over another takes over.
+    const onTop = () => {
+      const open = document.querySelectorAll('[aria-modal="true"]');
+      return open[open.length - 1] === panel.current;
+    };
     const onKey = (event: KeyboardEvent) => {
+      if (!onTop()) return;
       if (event.key === 'Escape') {
         close.current();
         return;
@@ -59,7 +65,8 @@ export const Modal = ({ title, onClose, children }: ModalProps) => {
     // Focus that lands outside by other means (a click on the page behind) comes back in.
     const onFocusIn = (event: FocusEvent) => {
       const box = panel.current;
-      if (box && event.target instanceof Node && !box.contains(event.target)) box.focus();
+      if (box && onTop() && event.target instanceof Node && !box.contains(event.target))
+        box.focus();
     };
     document.addEventListener('keydown', onKey);
     document.addEventListener('focusin', onFocusIn);
