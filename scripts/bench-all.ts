@@ -16,6 +16,8 @@ const benchmarks = [
   'api/bench/startup.bench.ts',
   'api/bench/fanout.bench.ts',
   'api/bench/http.bench.ts',
+  // Debian's Chromium (or CHROMIUM_PATH) on the web build as it stands (`npm run build` first).
+  'api/bench/web.bench.ts',
   // Starts its own Kafka and FerretDB (scripts/kafka.sh, scripts/ferretdb.sh) unless
   // KAFKA_BROKERS and MONGODB_URL name them.
   'api/bench/cluster.bench.ts',

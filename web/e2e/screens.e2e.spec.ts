@@ -285,16 +285,24 @@ describe('screens on phone and desktop, in a real browser', () => {
     ).toBeVisible();
     await expect(alert).toBeHidden();
 
-    // What only the server judges (how the prices relate): its refusal shows in the form.
+    // How the prices relate is judged by the form too (the decider's rule): at the field, no alert.
     await page.getByLabel('Title').fill(`Priced below ${stamp}`);
     await page.getByLabel('Buy It Now price (optional)').fill('50');
     await page.getByRole('button', { name: 'Create Auction' }).click();
-    await expect(alert).toBeVisible();
     await expect(
       form.getByText(
         'The Buy It Now price must be at least the starting price and the reserve price',
       ),
     ).toBeVisible();
+    await expect(alert).toBeHidden();
+    vitestExpect(dialogs).toEqual([]);
+
+    // A failure no field explains (the network) shows the spec's alert in the form.
+    await page.getByLabel('Buy It Now price (optional)').fill('');
+    await page.route('**/api/v1/auction/createAuction', (route) => route.abort('failed'));
+    await page.getByRole('button', { name: 'Create Auction' }).click();
+    await expect(alert).toBeVisible();
+    await page.unroute('**/api/v1/auction/createAuction');
     vitestExpect(dialogs).toEqual([]);
 
     // The next attempt clears it, even one the form stops before it is sent.

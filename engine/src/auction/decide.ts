@@ -15,6 +15,7 @@ import {
   defaultIncrementRule,
   isoToMs,
   minimumRaise,
+  priceProblems,
   rejection,
   rules,
   toIsoTime,
@@ -78,16 +79,14 @@ const markOutbid = (event: AuctionEvent, leaderBidId: string): AuctionEvent => {
   return { ...event, data } as AuctionEvent;
 };
 
-/** The prices an auction may hold together: reserve and Buy It Now at least the starting price, Buy It Now at least the reserve. */
+/** The prices an auction may hold together (`priceProblems`): the first problem. */
 const priceProblem = (
   startingPrice: number,
   reservePrice: number | null,
   buyNowPrice: number | null,
 ): ErrorCode | null => {
-  if (reservePrice !== null && reservePrice < startingPrice) return 'RESERVE_BELOW_STARTING_PRICE';
-  if (buyNowPrice !== null && buyNowPrice < Math.max(startingPrice, reservePrice ?? 0))
-    return 'BUY_NOW_TOO_LOW';
-  return null;
+  const problems = priceProblems(startingPrice, reservePrice, buyNowPrice);
+  return problems.reserve ?? problems.buyNow ?? null;
 };
 
 const endTimeProblem = (endsAt: string, now: string): ErrorCode | null => {

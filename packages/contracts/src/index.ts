@@ -27,6 +27,7 @@ export {
 } from './increments';
 export { fixedCategories } from './categories';
 export { type PriceFacts, reserveStatus, buyNowOnOffer } from './reserve';
+export { priceProblems } from './prices';
 export type { AuctionStatus } from './auction-status';
 export {
   type AuctionSummary,

@@ -1,10 +1,6 @@
 import { Suspense, lazy, useEffect } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { Slide, ToastContainer } from 'react-toastify';
-import { AboutPage } from '../features/home/about-page';
-import { AllAuctionsPage } from '../features/auctions/all-auctions-page';
-import { AuctionDetailPage } from '../features/auctions/auction-detail-page';
-import { HomePage } from '../features/home/home-page';
 import { useSession } from '../lib/session/store';
 import { Spinner } from '../components/status';
 import { Footer } from './footer';
@@ -12,7 +8,22 @@ import { GuestOnly, Protected } from './guards';
 import { Navbar } from './navbar';
 import { NotFoundPage } from './not-found-page';
 
-// Pages behind a login or a form load on demand; the public pages come with the first load.
+// Every page loads on demand (its own chunk, fetched when its route is first shown): the first
+// load carries the app's shell (navbar, footer, session, router) and the page it opens on.
+const HomePage = lazy(() =>
+  import('../features/home/home-page').then((m) => ({ default: m.HomePage })),
+);
+const AboutPage = lazy(() =>
+  import('../features/home/about-page').then((m) => ({ default: m.AboutPage })),
+);
+const AllAuctionsPage = lazy(() =>
+  import('../features/auctions/all-auctions-page').then((m) => ({ default: m.AllAuctionsPage })),
+);
+const AuctionDetailPage = lazy(() =>
+  import('../features/auctions/auction-detail-page').then((m) => ({
+    default: m.AuctionDetailPage,
+  })),
+);
 const AuditPage = lazy(() =>
   import('../features/audit/audit-page').then((m) => ({ default: m.AuditPage })),
 );
@@ -71,7 +82,7 @@ export const App = () => {
       </a>
       <Navbar />
       <main id="main" className="main">
-        <Suspense fallback={<Spinner label="Loading" />}>
+        <Suspense fallback={<Spinner label="Loading the page" />}>
           <Routes>
             <Route path="/" element={<HomePage />} />
             <Route path="/about" element={<AboutPage />} />

@@ -1,4 +1,5 @@
-const PALETTE = ['#4f46e5', '#0891b2', '#059669', '#d97706', '#dc2626', '#7c3aed', '#db2777'];
+// White initials on each reach WCAG AA for text (at least 4.5:1).
+const PALETTE = ['#4f46e5', '#0e7490', '#047857', '#b45309', '#b91c1c', '#7c3aed', '#be185d'];
 
 const initialsOf = (name: string): string =>
   name

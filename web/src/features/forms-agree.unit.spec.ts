@@ -1,11 +1,19 @@
-import { CreateAuctionBody, CreateCategoryBody, LoginBody, rules } from '@auction/contracts';
+import {
+  CreateAuctionBody,
+  CreateCategoryBody,
+  LoginBody,
+  errorCatalog,
+  priceProblems,
+  rules,
+} from '@auction/contracts';
 import { SignupBody, formatWholeCents, startingPriceMessages } from '@auction/contracts/testing';
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { LoginForm, SignupForm } from './auth/schemas';
 import {
   CategoryForm,
   categoryField,
+  checkPriceRules,
   descriptionField,
   optionalPriceField,
   startingPriceField,
@@ -91,6 +99,48 @@ describe('the auction forms judge as the API does', () => {
   it('keeps the text as typed (trimmed) for the form to send', () => {
     expect(startingPriceField.parse(' 1000.10 ')).toBe('1000.10');
     expect(titleField.parse('  Clock ')).toBe('Clock');
+  });
+});
+
+describe("the auction forms judge the prices' relation as the decider does, every problem at once", () => {
+  const prices = z
+    .object({ startingPrice: z.string(), reservePrice: z.string(), buyNowPrice: z.string() })
+    .superRefine(checkPriceRules);
+  const issues = (startingPrice: string, reservePrice: string, buyNowPrice: string) => {
+    const parsed = prices.safeParse({ startingPrice, reservePrice, buyNowPrice });
+    return Object.fromEntries(
+      (parsed.error?.issues ?? []).map((issue) => [String(issue.path[0]), issue.message]),
+    );
+  };
+  const reserveLow = errorCatalog.RESERVE_BELOW_STARTING_PRICE.message;
+  const buyNowLow = errorCatalog.BUY_NOW_TOO_LOW.message;
+
+  it.each([
+    // starting, reserve, Buy It Now: what the form says at each field
+    ['100', '', '', {}],
+    ['100', '300', '200', { buyNowPrice: buyNowLow }],
+    ['100', '50', '60', { reservePrice: reserveLow, buyNowPrice: buyNowLow }],
+    ['100', '150', '150', {}],
+    ['100', '', '99.99', { buyNowPrice: buyNowLow }],
+    // An invalid price is its own field's problem, not a relation's.
+    ['abc', '300', '200', { buyNowPrice: buyNowLow }],
+    ['100', 'lots', '50', { buyNowPrice: buyNowLow }],
+  ])('%s, %s, %s', (starting, reserve, buyNow, expected) => {
+    expect(issues(starting, reserve, buyNow)).toEqual(expected);
+  });
+
+  it("agrees with the decider's rule (priceProblems) on every pair of a grid", () => {
+    const amounts = ['', '100', '150', '200', '300'];
+    for (const reserve of amounts)
+      for (const buyNow of amounts) {
+        const cents = (text: string) => (text === '' ? null : Number(text) * 100);
+        const rule = priceProblems(15_000, cents(reserve), cents(buyNow));
+        const expected = {
+          ...(rule.reserve ? { reservePrice: errorCatalog[rule.reserve].message } : {}),
+          ...(rule.buyNow ? { buyNowPrice: errorCatalog[rule.buyNow].message } : {}),
+        };
+        expect(issues('150', reserve, buyNow), `${reserve} ${buyNow}`).toEqual(expected);
+      }
   });
 });
 

@@ -56,14 +56,15 @@ export interface ToastOutcome {
 
 /**
  * A call with the spec's 'Loading...' toast while it runs, turned into the success message or the
- * failure message when it ends. Resolves to the call's result, or undefined when it failed.
+ * failure message (or taken away) when it ends. Resolves to the call's result, or undefined when it failed.
  */
 export const withLoadingToast = async <T>(
   run: () => Promise<T>,
   outcome: {
     /** The success message; or, from the result, another kind of toast (one outcome, one toast). */
     success: string | ((result: T) => string | ToastOutcome);
-    failure: (error: unknown) => string;
+    /** The failure's message; null: no toast (the page shows the failure itself). */
+    failure: (error: unknown) => string | null;
     /**
      * One toast for every call of the same action: a new attempt takes over the last one's toast
      * instead of adding another (a form submitted again after a failure).
@@ -102,7 +103,9 @@ export const withLoadingToast = async <T>(
     else settle(told.type, told.message);
     return result;
   } catch (error) {
-    settle('error', outcome.failure(error));
+    const message = outcome.failure(error);
+    if (message === null) toast.dismiss(id);
+    else settle('error', message);
     return undefined;
   }
 };

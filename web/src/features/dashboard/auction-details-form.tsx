@@ -133,26 +133,24 @@ export const AuctionImageField = ({
 );
 
 /**
- * Sends the form behind a loading toast. A refusal the server explains (one of `statuses`) comes
- * back as its message, for the page to put on the field it names (`placeRefusal`).
+ * Sends the form behind the spec's loading toast. A failure raises no toast of its own: it comes
+ * back as the server's message when the server explained it (one of `statuses`), for the page to
+ * put at the field it names (`placeRefusal`), or else to show once in the form.
  */
 export const sendAuctionForm = async (
   send: () => Promise<unknown>,
-  words: {
-    success: string;
-    statuses: readonly number[];
-    failure: (detail: string | null, error: unknown) => string;
-  },
-): Promise<{ refused: false } | { refused: true; detail: string | null }> => {
-  const refusal: { detail: string | null } = { detail: null };
+  words: { success: string; statuses: readonly number[] },
+): Promise<{ refused: false } | { refused: true; detail: string | null; error: unknown }> => {
+  const refusal: { detail: string | null; error: unknown } = { detail: null, error: null };
   const result = await withLoadingToast(send, {
     success: words.success,
     failure: (error) => {
       refusal.detail = refusalMessage(error, words.statuses);
-      return words.failure(refusal.detail, error);
+      refusal.error = error;
+      return null;
     },
   });
-  return result ? { refused: false } : { refused: true, detail: refusal.detail };
+  return result ? { refused: false } : { refused: true, ...refusal };
 };
 
 /** Puts a refusal's message on the field it names (focused); returns it when it names none. */

@@ -1,4 +1,10 @@
-import { CreateAuctionBody, CreateCategoryBody, rules } from '@auction/contracts';
+import {
+  CreateAuctionBody,
+  CreateCategoryBody,
+  errorCatalog,
+  priceProblems,
+  rules,
+} from '@auction/contracts';
 import { z } from 'zod';
 import { checkedBy } from '../../lib/checked-by';
 import { dateWithCurrentTime, formatDate, formatDateTime } from '../../lib/format';
@@ -88,6 +94,39 @@ export const startingPriceField = checkedBy(shape.startingPrice);
  */
 export const optionalPriceField = (field: 'reservePrice' | 'buyNowPrice') =>
   checkedBy(shape[field]);
+
+/** A price field's value in cents, or null when it is empty or not a valid price. */
+const centsOf = (schema: z.ZodType, value: string): number | null => {
+  const parsed = schema.safeParse(value);
+  return parsed.success && typeof parsed.data === 'number' ? parsed.data : null;
+};
+
+/**
+ * How the prices must relate (the decider's `priceProblems`, with its messages), each problem at
+ * its own field and all at once. An invalid starting price counts as none: its own message says so.
+ */
+export const checkPriceRules = (
+  values: { startingPrice: string; reservePrice: string; buyNowPrice: string },
+  ctx: z.RefinementCtx,
+): void => {
+  const problems = priceProblems(
+    centsOf(shape.startingPrice, values.startingPrice.trim()) ?? 0,
+    centsOf(shape.reservePrice, values.reservePrice.trim()),
+    centsOf(shape.buyNowPrice, values.buyNowPrice.trim()),
+  );
+  if (problems.reserve)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['reservePrice'],
+      message: errorCatalog[problems.reserve].message,
+    });
+  if (problems.buyNow)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['buyNowPrice'],
+      message: errorCatalog[problems.buyNow].message,
+    });
+};
 
 /** The create category form (spec §2, §4): the API's own fields and messages. */
 export const CategoryForm = z.object({

@@ -9,6 +9,7 @@ import { notify } from '../../lib/toast';
 import { auctionsApi } from '../../lib/auctions-api';
 import {
   categoryField,
+  checkPriceRules,
   createAuctionEnd,
   createAuctionEndHint,
   createEndDateField,
@@ -32,17 +33,19 @@ import {
 import { useProfile } from '../../lib/profile-store';
 import './dashboard.css';
 
-const CreateAuctionForm = z.object({
-  title: titleField,
-  description: descriptionField,
-  category: categoryField,
-  startingPrice: startingPriceField,
-  auctionDate: createEndDateField(),
-  reservePrice: optionalPriceField('reservePrice'),
-  buyNowPrice: optionalPriceField('buyNowPrice'),
-  increments: IncrementRule,
-  softClose: z.boolean(),
-});
+const CreateAuctionForm = z
+  .object({
+    title: titleField,
+    description: descriptionField,
+    category: categoryField,
+    startingPrice: startingPriceField,
+    auctionDate: createEndDateField(),
+    reservePrice: optionalPriceField('reservePrice'),
+    buyNowPrice: optionalPriceField('buyNowPrice'),
+    increments: IncrementRule,
+    softClose: z.boolean(),
+  })
+  .superRefine(checkPriceRules);
 type CreateAuctionForm = z.infer<typeof CreateAuctionForm>;
 
 const EMPTY: CreateAuctionForm = {
@@ -123,13 +126,13 @@ const useCreateAuctionForm = () => {
     const sent = await sendAuctionForm(() => auctionsApi.create(formDataOf(values, image.file)), {
       success: 'Auction Created',
       statuses: [400, 413, 415],
-      failure: (detail) => (detail ? `Cannot Create Auction: ${detail}` : 'Cannot Create Auction'),
     });
     if (sent.refused) {
+      // At its field when the server's message names one; else once, in the form.
       const unplaced = placeRefusal(sent.detail, REFUSED_FIELDS, (field, message) =>
         setError(field, { message }, { shouldFocus: true }),
       );
-      setFailure(unplaced ?? '');
+      if (unplaced !== null || sent.detail === null) setFailure(unplaced ?? '');
       return;
     }
     void useProfile.getState().load();

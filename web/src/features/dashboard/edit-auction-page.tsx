@@ -9,6 +9,7 @@ import { dateInputValue, dateWithCurrentTime } from '../../lib/format';
 import { findInPages } from '../../lib/paging';
 import { auctionsApi } from '../../lib/auctions-api';
 import {
+  checkPriceRules,
   descriptionField,
   earliestEndDate,
   endDateField,
@@ -30,14 +31,16 @@ import { useProfile } from '../../lib/profile-store';
 import './dashboard.css';
 
 const editFormSchema = (originalDate: string) =>
-  z.object({
-    title: titleField,
-    description: descriptionField,
-    startingPrice: startingPriceField,
-    auctionEndDate: endDateField(originalDate),
-    reservePrice: optionalPriceField('reservePrice'),
-    buyNowPrice: optionalPriceField('buyNowPrice'),
-  });
+  z
+    .object({
+      title: titleField,
+      description: descriptionField,
+      startingPrice: startingPriceField,
+      auctionEndDate: endDateField(originalDate),
+      reservePrice: optionalPriceField('reservePrice'),
+      buyNowPrice: optionalPriceField('buyNowPrice'),
+    })
+    .superRefine(checkPriceRules);
 type EditAuctionForm = z.infer<ReturnType<typeof editFormSchema>>;
 
 const valuesOf = (auction: AuctionView): EditAuctionForm => ({
@@ -114,18 +117,15 @@ const useEditAuctionForm = (auction: AuctionView) => {
     setFailure(null);
     const sent = await sendAuctionForm(
       () => auctionsApi.edit(auction._id, formDataOf(auction, values, image)),
-      {
-        success: 'Auction updated successfully!',
-        statuses: [400, 409, 413, 415],
-        failure: updateFailure,
-      },
+      { success: 'Auction updated successfully!', statuses: [400, 409, 413, 415] },
     );
     if (sent.refused) {
-      setFailure(
-        placeRefusal(sent.detail, REFUSED_FIELDS, (field, message) =>
-          setError(field, { message }, { shouldFocus: true }),
-        ),
+      // At its field when the server's message names one; else once, in the form.
+      const unplaced = placeRefusal(sent.detail, REFUSED_FIELDS, (field, message) =>
+        setError(field, { message }, { shouldFocus: true }),
       );
+      if (unplaced !== null || sent.detail === null)
+        setFailure(updateFailure(unplaced, sent.error));
       return;
     }
     const store = useProfile.getState();
