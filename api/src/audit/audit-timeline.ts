@@ -61,8 +61,10 @@ const changesBetween = (
     const bidder = is?.bidderId ?? was?.bidderId ?? null;
     const standing = (bid: typeof was) => (bid && !bid.retracted ? bid : undefined);
     add('bid', 'money', dollars(standing(was)?.amount), dollars(standing(is)?.amount), bidder);
-    // A bidder's secret maximum: for auditors and admins only, never for a seller.
-    if (reader === 'auditor') {
+    // A bidder's secret maximum: for auditors and admins only, never for a seller; and only a
+    // maximum above the bid (a bid without one has its amount as its maximum: nothing to show).
+    const proxied = (bid: typeof was) => bid !== undefined && bid.maxAmount !== bid.amount;
+    if (reader === 'auditor' && (proxied(standing(was)) || proxied(standing(is)))) {
       add(
         'maximum',
         'money',

@@ -16,7 +16,12 @@ import {
   sampleAuction,
   tamperWithEvent,
 } from '../../../testing/audit-fixtures';
-import { type TestUser, signUpAndLogIn } from '../../../testing/fixtures';
+import {
+  type TestUser,
+  createAuctionOverHttp,
+  placeBid,
+  signUpAndLogIn,
+} from '../../../testing/fixtures';
 import { type TestServer, startTestServer } from '../../../testing/test-server';
 
 let server: TestServer;
@@ -239,22 +244,18 @@ describe('GET timeline', () => {
     ]);
     const change = (revision: number) =>
       steps[revision]?.changes.map((c) => [c.field, c.bidder, c.before, c.after]);
+    // No maximum rows here: none of these bids has a maximum above its amount.
     expect(change(2)).toEqual([
       ['price', null, 120, 130],
       ['leader', null, alice.id, bob.id],
       ['bid', bob.id, null, 130],
-      ['maximum', bob.id, null, 130],
     ]);
     expect(change(3)).toEqual([
       ['price', null, 130, 140],
       ['leader', null, bob.id, alice.id],
       ['bid', alice.id, 120, 140],
-      ['maximum', alice.id, 120, 140],
     ]);
-    expect(change(4)).toEqual([
-      ['bid', bob.id, 130, null],
-      ['maximum', bob.id, 130, null],
-    ]);
+    expect(change(4)).toEqual([['bid', bob.id, 130, null]]);
     expect(change(5)).toEqual([
       ['status', null, 'Live', 'Sold'],
       ['winner', null, null, alice.id],
@@ -264,12 +265,33 @@ describe('GET timeline', () => {
   });
 
   it("gives a seller the same steps without a bidder's maximum", async () => {
-    const res = await seller.client.get(path(sample.auctionId, 'timeline'));
+    const auctionId = await createAuctionOverHttp(seller.client);
+    await placeBid(alice, auctionId, 120, 300);
+    await placeBid(bob, auctionId, 150);
+    const res = await seller.client.get(path(auctionId, 'timeline'));
     expect(res.status).toBe(200);
     const { steps } = AuditTimeline.parse(res.body.timeline);
     const auditors = AuditTimeline.parse(
-      (await auditor.client.get(path(sample.auctionId, 'timeline'))).body.timeline,
+      (await auditor.client.get(path(auctionId, 'timeline'))).body.timeline,
     ).steps;
+    expect(auditors.map((s) => s.type)).toEqual([
+      'AuctionCreated',
+      'BidPlaced',
+      'BidPlaced',
+      'AutomaticBidPlaced',
+    ]);
+    // Alice's maximum, set with her bid; the automatic bid that answers Bob leaves it as it was.
+    expect(auditors[1]?.changes).toContainEqual({
+      field: 'maximum',
+      kind: 'money',
+      bidder: alice.id,
+      before: null,
+      after: 300,
+    });
+    expect(auditors[3]).toMatchObject({
+      actor: { kind: 'user', userId: bob.id },
+      bidder: alice.id,
+    });
     expect(steps).toEqual(
       auditors.map((step) => ({
         ...step,
