@@ -119,7 +119,9 @@ describe("a seller's audit gives no way to a bidder's secret maximum", () => {
       return texts.join('\n');
     };
     const sellers = await answers(seller);
-    expect(sellers).not.toMatch(/53737|537\.37|61234|612\.34|"salt"|"maxAmount":|"field":"maximum"/);
+    expect(sellers).not.toMatch(
+      /53737|537\.37|61234|612\.34|"salt"|"maxAmount":|"field":"maximum"/,
+    );
     const auditors = await answers(auditor);
     // The timeline's diffs (dollars) and the board's standing bids carry the maxima.
     expect(auditors).toMatch(
