@@ -80,7 +80,7 @@ describe('an auditor replays an auction in a real browser', () => {
     );
 
     await events.nth(0).getByRole('button').click();
-    await expect(page.getByTestId('audit-step')).toContainText('AuctionCreated');
+    await expect(page.getByTestId('audit-step')).toContainText('Auction created');
     await expect(page.getByTestId('audit-current-bid')).toHaveText('$0');
     await expect(page.getByText('No standing bids at this step.')).toBeVisible();
 

@@ -2,12 +2,15 @@ import {
   type AuditEvent,
   type AuditPoint,
   type AuditState,
+  type AuditTimeline,
+  type PublicUser,
   type AuditVerification,
   AuctionCreated,
   CategoryCreated,
   DomainError,
   auctionStream,
   categoryStream,
+  deletedUser,
   rejection,
 } from '@auction/contracts';
 import type { EventStore, RecordedEvent } from '@auction/engine';
@@ -21,6 +24,7 @@ import {
 } from '@auction/projections';
 import { type AuditReader, toAuditEvent, viewFor } from './audit-events';
 import { foldTo, toAuditState } from './audit-state';
+import { timelineOf } from './audit-timeline';
 import { chainCheck, compareReadModels, truncationCheck } from './audit-verify';
 import { watcherEventsOf } from './watcher-events';
 
@@ -126,9 +130,29 @@ export class AuctionAudit {
         lastRevision: last?.revision ?? null,
         categoryName: categoryId === null ? null : await this.categoryName(categoryId),
         users: this.deps.users,
+        maxima: reader === 'auditor',
         ...(this.deps.imageUrl ? { imageUrl: this.deps.imageUrl } : {}),
       },
     );
+  }
+
+  /**
+   * Each event with its actor and the board fields it changed (a seller's without maxima), and
+   * the users the steps name; 404 when neither the log nor the catalog knows the auction.
+   */
+  async timeline(auctionId: string, reader: AuditReader = 'auditor'): Promise<AuditTimeline> {
+    const events = await this.events(auctionId);
+    const { steps, userIds } = timelineOf(events, reader);
+    const users =
+      userIds.size === 0
+        ? new Map<string, PublicUser>()
+        : await this.deps.users.lookup([...userIds]);
+    return {
+      auctionId,
+      lastRevision: events[events.length - 1]?.revision ?? null,
+      steps,
+      users: [...userIds].map((id) => users.get(id) ?? deletedUser(id)),
+    };
   }
 
   /**

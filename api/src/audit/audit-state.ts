@@ -25,7 +25,7 @@ export interface FoldedState {
   readonly reached: AuditEvent | undefined;
 }
 
-const unreadable = (revision: number): DomainError =>
+export const unreadable = (revision: number): DomainError =>
   new DomainError(
     rejection(
       'EVENT_UNREADABLE',
@@ -68,6 +68,8 @@ export interface StateContext {
   readonly users: UserDirectory;
   /** How the auction's image is written (default: the stored path). */
   readonly imageUrl?: ImageUrl;
+  /** Auditors and admins see each standing bid's maximum; a seller (the default) does not. */
+  readonly maxima?: boolean;
 }
 
 /** The folded state as the audit routes answer it: dollars, names joined from the directory. */
@@ -100,12 +102,15 @@ export const toAuditState = async (
     currentBid: centsToDollars(state.currentBid),
     leadingBidId: state.leadingBidId,
     leader: user(leader?.bidderId),
-    bids: bids.map((bid) =>
-      bidView(
+    bids: bids.map((bid) => ({
+      ...bidView(
         { ...bid, auctionId: context.auctionId },
         users.get(bid.bidderId) ?? deletedUser(bid.bidderId),
       ),
-    ),
+      ...(context.maxima ? { maxAmount: centsToDollars(bid.maxAmount) } : {}),
+    })),
+    reservePrice: state.reservePrice === null ? null : centsToDollars(state.reservePrice),
+    buyNowPrice: state.buyNowPrice === null ? null : centsToDollars(state.buyNowPrice),
     winner: user(state.winnerId),
     finalPrice: state.finalPrice === null ? null : centsToDollars(state.finalPrice),
     event: reached ?? null,

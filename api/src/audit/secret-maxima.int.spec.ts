@@ -107,6 +107,30 @@ describe("a seller's audit gives no way to a bidder's secret maximum", () => {
     expect(auditors).toMatch(/"salt":"[0-9a-f]{32}"/);
   });
 
+  it('the timeline and the board the audit page reads show the seller no maximum, the auditor each', async () => {
+    const answers = async (user: TestUser) => {
+      const base = `/api/v1/audit/auctions/${auctionId}`;
+      const texts: string[] = [];
+      for (const route of ['timeline', 'state', 'state?revision=1', 'state?revision=2']) {
+        const res = await user.client.get(`${base}/${route}`);
+        expect(res.status).toBe(200);
+        texts.push(JSON.stringify(res.body));
+      }
+      return texts.join('\n');
+    };
+    const sellers = await answers(seller);
+    expect(sellers).not.toMatch(
+      /53737|537\.37|61234|612\.34|"salt"|"maxAmount":|"field":"maximum"/,
+    );
+    const auditors = await answers(auditor);
+    // The timeline's diffs (dollars) and the board's standing bids carry the maxima.
+    expect(auditors).toMatch(
+      /"field":"maximum","kind":"money","bidder":"[^"]+","before":null,"after":537\.37/,
+    );
+    expect(auditors).toMatch(/"before":537\.37,"after":612\.34/);
+    expect(auditors).toMatch(/"maxAmount":612\.34/);
+  });
+
   it('tells a bid with a maximum from one without by nothing: the same fields, the same sizes', async () => {
     const firstBidAs = async (maxBidAmount?: number) => {
       const id = await createAuctionOverHttp(seller.client);
@@ -121,6 +145,16 @@ describe("a seller's audit gives no way to a bidder's secret maximum", () => {
       };
     };
     expect(await firstBidAs(987.65)).toEqual(await firstBidAs());
+    // Nor does the seller's timeline: the same changes, maximum or none.
+    const changesAs = async (maxBidAmount?: number) => {
+      const id = await createAuctionOverHttp(seller.client);
+      await placeBid(alice, id, 123.45, maxBidAmount);
+      const shown = await seller.client.get(`/api/v1/audit/auctions/${id}/timeline`);
+      const steps = (shown.body as { timeline: { steps: { changes: unknown[] }[] } }).timeline
+        .steps;
+      return JSON.stringify(steps[1]?.changes).replace(/"[0-9a-f-]{20,}"/g, 'id');
+    };
+    expect(await changesAs(987.65)).toEqual(await changesAs());
   });
 
   it('lets the seller check the chain over what they are shown, as the auditor does over all', async () => {

@@ -108,6 +108,10 @@ export { WatchlistState, watchlistOperations } from './http/watchlist';
 export {
   AuditEvent,
   AuditState,
+  AuditActor,
+  AuditChange,
+  AuditStep,
+  AuditTimeline,
   AuditChainCheck,
   AuditTruncationCheck,
   AuditDifference,

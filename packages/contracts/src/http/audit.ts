@@ -66,14 +66,83 @@ export const AuditState = z.object({
   currentBid: z.number(),
   leadingBidId: z.string().nullable(),
   leader: PublicUser.nullable(),
-  /** Standing bids, highest first (then earliest, then by id), bidders' names joined. */
-  bids: z.array(BidView),
+  /**
+   * Standing bids, highest first (then earliest, then by id), bidders' names joined. `maxAmount`
+   * (dollars): the bidder's secret maximum, for auditors and admins only, never for a seller.
+   */
+  bids: z.array(BidView.extend({ maxAmount: z.number().optional() })),
+  /** The seller's reserve and Buy It Now price in dollars, null for none (the seller set them). */
+  reservePrice: z.number().nullable().optional(),
+  buyNowPrice: z.number().nullable().optional(),
   winner: PublicUser.nullable(),
   finalPrice: z.number().nullable(),
   /** The event at `revision`. */
   event: AuditEvent.nullable(),
 });
 export type AuditState = z.infer<typeof AuditState>;
+
+/** Who acted: a user (their public name), the system (timers, closes), or unknown (no actor stored). */
+export const AuditActor = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('user'), userId: z.string() }),
+  z.object({ kind: z.literal('system') }),
+  z.object({ kind: z.literal('unknown') }),
+]);
+export type AuditActor = z.infer<typeof AuditActor>;
+
+/** What a board field holds: dollars, a user id, an ISO time or a word (status, title). */
+export const AuditChangeKind = z.enum(['money', 'user', 'time', 'text']);
+
+/**
+ * One field of the board an event changed, before and after it. `bidder` names whose bid or
+ * maximum it is (`bid`, `maximum`); null for the auction's own fields. `maximum` changes are
+ * for auditors and admins only.
+ */
+export const AuditChange = z.object({
+  field: z.enum([
+    'status',
+    'price',
+    'leader',
+    'endsAt',
+    'title',
+    'startingPrice',
+    'reservePrice',
+    'buyNowPrice',
+    'bid',
+    'maximum',
+    'winner',
+    'finalPrice',
+  ]),
+  kind: AuditChangeKind,
+  bidder: z.string().nullable(),
+  before: z.union([z.number(), z.string()]).nullable(),
+  after: z.union([z.number(), z.string()]).nullable(),
+});
+export type AuditChange = z.infer<typeof AuditChange>;
+
+/** One event of the timeline: who did it, what it changed, and the price and leader after it. */
+export const AuditStep = z.object({
+  revision: z.number().int().min(0),
+  type: z.string(),
+  at: z.string().nullable(),
+  actor: AuditActor,
+  /** The bidder a bid event is about (for an automatic bid: the one the system bid for). */
+  bidder: z.string().nullable(),
+  changes: z.array(AuditChange),
+  /** The current bid after the event, dollars. */
+  price: z.number(),
+  /** The leading bidder after the event, null for none. */
+  leader: z.string().nullable(),
+});
+export type AuditStep = z.infer<typeof AuditStep>;
+
+/** The auction's events as a timeline, the users they name (by id) with their public names. */
+export const AuditTimeline = z.object({
+  auctionId: z.string(),
+  lastRevision: z.number().int().nullable(),
+  steps: z.array(AuditStep),
+  users: z.array(PublicUser),
+});
+export type AuditTimeline = z.infer<typeof AuditTimeline>;
 
 export const ChainBreak = z.enum([
   'revision-gap',
@@ -227,6 +296,15 @@ export const auditOperations = operationTable({
     query: AuditPoint,
     ok: 200,
     payload: { state: AuditState },
+  },
+  timeline: {
+    method: 'get',
+    path: '/audit/auctions/{id}/timeline',
+    summary: 'Each event with its actor and what it changed (maxima for auditors only)',
+    auth: 'user',
+    params: AuditParams,
+    ok: 200,
+    payload: { timeline: AuditTimeline },
   },
   verify: {
     method: 'get',

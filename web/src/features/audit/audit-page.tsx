@@ -1,17 +1,22 @@
 import { Link, useParams } from 'react-router';
 import { Spinner } from '../../components/status';
 import { auditApi } from './api';
+import { AuditChart } from './audit-chart';
+import { AuditDiff } from './audit-diff';
 import { AuditEventList, AuditStepper } from './audit-stepper';
 import { StateAtStep } from './state-at-step';
 import { useAuditTimeline } from './use-audit-timeline';
 import { VerifyResult } from './verify-result';
 import './audit.css';
 
-/** An auction's timeline for auditors: step through its events and see the board as it stood. */
+/**
+ * An auction's timeline for auditors and its seller: scrub by revision or by time, see what each
+ * event changed, the board as it stood, and the price (and, for auditors, the maxima) over time.
+ */
 export const AuditPage = () => {
   const { auctionId = '' } = useParams();
-  const { events, failure, step, setStep, state, verification, verifying, verify } =
-    useAuditTimeline(auctionId);
+  const audit = useAuditTimeline(auctionId);
+  const { events, timeline, users, failure, step, setStep, state, verification, verifying } = audit;
 
   if (failure)
     return (
@@ -21,14 +26,15 @@ export const AuditPage = () => {
         <Link to={`/auction/${auctionId}`}>Back to the auction</Link>
       </section>
     );
-  if (!events) return <Spinner label="Loading the timeline" />;
+  if (!events || !timeline) return <Spinner label="Loading the timeline" />;
+  const steps = timeline.steps;
 
   return (
     <section className="page audit">
       <header className="page-header">
         <div>
           <h1>Audit timeline</h1>
-          <p className="muted">
+          <p className="audit-muted">
             {state?.title ?? 'Auction'} · {events.length} events ·{' '}
             <Link to={`/auction/${auctionId}`}>auction page</Link>
           </p>
@@ -41,7 +47,7 @@ export const AuditPage = () => {
             type="button"
             className="btn btn-primary"
             disabled={verifying}
-            onClick={() => void verify()}
+            onClick={() => void audit.verify()}
           >
             {verifying ? 'Verifying...' : 'Verify'}
           </button>
@@ -52,10 +58,28 @@ export const AuditPage = () => {
         <p className="empty">This auction has no events.</p>
       ) : (
         <>
-          <AuditStepper events={events} step={step} setStep={setStep} />
+          <AuditStepper
+            events={events}
+            steps={steps}
+            users={users}
+            step={step}
+            setStep={setStep}
+            goToTime={audit.goToTime}
+            notice={audit.notice}
+          />
+          <AuditChart steps={steps} users={users} chosen={step} />
           <div className="audit-columns">
-            <AuditEventList events={events} step={step} setStep={setStep} />
-            {state && state.revision === step ? <StateAtStep state={state} /> : <Spinner />}
+            <AuditEventList
+              events={events}
+              steps={steps}
+              users={users}
+              step={step}
+              setStep={setStep}
+            />
+            <div className="audit-side">
+              <AuditDiff step={steps[step]} users={users} />
+              {state && state.revision === step ? <StateAtStep state={state} /> : <Spinner />}
+            </div>
           </div>
         </>
       )}

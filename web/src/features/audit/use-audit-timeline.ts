@@ -1,7 +1,8 @@
-import type { AuditEvent, AuditState, AuditVerification } from '@auction/contracts';
-import { useEffect, useRef, useState } from 'react';
+import type { AuditEvent, AuditState, AuditTimeline, AuditVerification } from '@auction/contracts';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError } from '../../lib/api-client';
 import { auditApi } from './api';
+import type { Users } from './audit-words';
 
 const failureText = (error: unknown): string => {
   if (error instanceof ApiError && error.status === 403)
@@ -13,14 +14,17 @@ const failureText = (error: unknown): string => {
 };
 
 /**
- * An auction's events, the step chosen (the last at first), the state folded at that step (each
- * fetched once), and the verification once asked for; `failure` ends the page.
+ * An auction's events and timeline (actors, changes), the step chosen (the last at first), the
+ * state folded at that step (each fetched once), a jump to a moment through the API's `?at=`, and
+ * the verification once asked for; `failure` ends the page.
  */
 export const useAuditTimeline = (auctionId: string) => {
   const [events, setEvents] = useState<AuditEvent[] | null>(null);
+  const [timeline, setTimeline] = useState<AuditTimeline | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [step, setStep] = useState(0);
   const [state, setState] = useState<AuditState | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const [verification, setVerification] = useState<AuditVerification | null>(null);
   const [verifying, setVerifying] = useState(false);
   const states = useRef(new Map<number, AuditState>());
@@ -28,11 +32,13 @@ export const useAuditTimeline = (auctionId: string) => {
   useEffect(() => {
     states.current = new Map();
     setEvents(null);
+    setTimeline(null);
     setFailure(null);
     setVerification(null);
-    auditApi.events(auctionId).then(
-      ({ events: loaded }) => {
+    Promise.all([auditApi.events(auctionId), auditApi.timeline(auctionId)]).then(
+      ([{ events: loaded }, { timeline: steps }]) => {
         setEvents(loaded);
+        setTimeline(steps);
         setStep(Math.max(0, loaded.length - 1));
       },
       (error: unknown) => setFailure(failureText(error)),
@@ -56,6 +62,23 @@ export const useAuditTimeline = (auctionId: string) => {
     };
   }, [auctionId, events, step]);
 
+  /** Asks the API for the board at a moment and steps to the event it reached. */
+  const goToTime = async (iso: string) => {
+    try {
+      const { state: folded } = await auditApi.stateAtTime(auctionId, iso);
+      if (folded.revision === null) {
+        setNotice('The auction did not exist yet at that moment: showing its first event.');
+        setStep(0);
+        return;
+      }
+      states.current.set(folded.revision, folded);
+      setNotice(null);
+      setStep(folded.revision);
+    } catch (error) {
+      setNotice(failureText(error));
+    }
+  };
+
   const verify = async () => {
     setVerifying(true);
     try {
@@ -67,5 +90,28 @@ export const useAuditTimeline = (auctionId: string) => {
     }
   };
 
-  return { events, failure, step, setStep, state, verification, verifying, verify };
+  const users: Users = useMemo(
+    () => new Map((timeline?.users ?? []).map((user) => [user._id, user])),
+    [timeline],
+  );
+
+  const choose = (next: number) => {
+    setNotice(null);
+    setStep(next);
+  };
+
+  return {
+    events,
+    timeline,
+    users,
+    failure,
+    step,
+    setStep: choose,
+    state,
+    notice,
+    goToTime,
+    verification,
+    verifying,
+    verify,
+  };
 };

@@ -2,6 +2,7 @@ import {
   type AuditDifference,
   AuditEvent,
   AuditState,
+  AuditTimeline,
   AuditVerification,
   AuctionEvent,
   auctionStream,
@@ -15,7 +16,12 @@ import {
   sampleAuction,
   tamperWithEvent,
 } from '../../../testing/audit-fixtures';
-import { type TestUser, signUpAndLogIn } from '../../../testing/fixtures';
+import {
+  type TestUser,
+  createAuctionOverHttp,
+  placeBid,
+  signUpAndLogIn,
+} from '../../../testing/fixtures';
 import { type TestServer, startTestServer } from '../../../testing/test-server';
 
 let server: TestServer;
@@ -56,7 +62,7 @@ const state = async (auctionId: string, query = '') => {
 };
 
 describe('who may audit an auction', () => {
-  const routes = ['events', 'state', 'verify', 'export'];
+  const routes = ['events', 'state', 'timeline', 'verify', 'export'];
 
   it.each(routes)(
     '%s: a guest gets 401, a bidder 403; the seller, an Auditor and an Admin 200',
@@ -212,6 +218,86 @@ describe('GET state', () => {
     const res = await auditor.client.get(`${path(sample.auctionId, 'state')}${query}`);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ success: false, message });
+  });
+});
+
+describe('GET timeline', () => {
+  it('gives each event its actor and the board fields it changed, names looked up once', async () => {
+    const res = await auditor.client.get(path(sample.auctionId, 'timeline'));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const timeline = AuditTimeline.parse(res.body.timeline);
+    expect(timeline).toMatchObject({ auctionId: sample.auctionId, lastRevision: 5 });
+    const names = new Map(timeline.users.map((u) => [u._id, u.firstName]));
+    expect([seller.id, alice.id, bob.id].map((id) => names.get(id))).toEqual([
+      'Sally',
+      'Alice',
+      'Bob',
+    ]);
+    const steps = timeline.steps;
+    expect(steps.map((s) => [s.revision, s.type, s.actor, s.price, s.leader])).toEqual([
+      [0, 'AuctionCreated', { kind: 'user', userId: seller.id }, 0, null],
+      [1, 'BidPlaced', { kind: 'user', userId: alice.id }, 120, alice.id],
+      [2, 'BidPlaced', { kind: 'user', userId: bob.id }, 130, bob.id],
+      [3, 'BidEdited', { kind: 'user', userId: alice.id }, 140, alice.id],
+      [4, 'BidRetracted', { kind: 'user', userId: bob.id }, 140, alice.id],
+      [5, 'AuctionClosed', { kind: 'system' }, 140, alice.id],
+    ]);
+    const change = (revision: number) =>
+      steps[revision]?.changes.map((c) => [c.field, c.bidder, c.before, c.after]);
+    // No maximum rows here: none of these bids has a maximum above its amount.
+    expect(change(2)).toEqual([
+      ['price', null, 120, 130],
+      ['leader', null, alice.id, bob.id],
+      ['bid', bob.id, null, 130],
+    ]);
+    expect(change(3)).toEqual([
+      ['price', null, 130, 140],
+      ['leader', null, bob.id, alice.id],
+      ['bid', alice.id, 120, 140],
+    ]);
+    expect(change(4)).toEqual([['bid', bob.id, 130, null]]);
+    expect(change(5)).toEqual([
+      ['status', null, 'Live', 'Sold'],
+      ['winner', null, null, alice.id],
+      ['finalPrice', null, null, 140],
+    ]);
+    expect(change(0)).toContainEqual(['startingPrice', null, 0, 100]);
+  });
+
+  it("gives a seller the same steps without a bidder's maximum", async () => {
+    const auctionId = await createAuctionOverHttp(seller.client);
+    await placeBid(alice, auctionId, 120, 300);
+    await placeBid(bob, auctionId, 150);
+    const res = await seller.client.get(path(auctionId, 'timeline'));
+    expect(res.status).toBe(200);
+    const { steps } = AuditTimeline.parse(res.body.timeline);
+    const auditors = AuditTimeline.parse(
+      (await auditor.client.get(path(auctionId, 'timeline'))).body.timeline,
+    ).steps;
+    expect(auditors.map((s) => s.type)).toEqual([
+      'AuctionCreated',
+      'BidPlaced',
+      'BidPlaced',
+      'AutomaticBidPlaced',
+    ]);
+    // Alice's maximum, set with her bid; the automatic bid that answers Bob leaves it as it was.
+    expect(auditors[1]?.changes).toContainEqual({
+      field: 'maximum',
+      kind: 'money',
+      bidder: alice.id,
+      before: null,
+      after: 300,
+    });
+    expect(auditors[3]).toMatchObject({
+      actor: { kind: 'user', userId: bob.id },
+      bidder: alice.id,
+    });
+    expect(steps).toEqual(
+      auditors.map((step) => ({
+        ...step,
+        changes: step.changes.filter((c) => c.field !== 'maximum'),
+      })),
+    );
   });
 });
 

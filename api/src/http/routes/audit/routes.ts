@@ -24,7 +24,7 @@ const drained = async (res: Response): Promise<void> => {
 };
 
 /**
- * `/api/v1/audit/auctions/:id/{events,state,verify,export}`: for Auditors, Admins and
+ * `/api/v1/audit/auctions/:id/{events,state,timeline,verify,export}`: for Auditors, Admins and
  * the auction's seller (as the log records them).
  */
 export const auditRoutes = (deps: AppDeps): Router => {
@@ -68,6 +68,11 @@ export const auditRoutes = (deps: AppDeps): Router => {
     const point = query();
     const state = await audit.state(auctionId(req), point, readerOf(req));
     respond(res, 200, 'Auction state', { state });
+  });
+
+  route(ops.timeline, allowed, async (req, res) => {
+    const timeline = await audit.timeline(auctionId(req), readerOf(req));
+    respond(res, 200, 'Auction timeline', { timeline });
   });
 
   route(ops.verify, allowed, async (req, res) => {
