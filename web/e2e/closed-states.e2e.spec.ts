@@ -93,7 +93,7 @@ describe('closed auctions say they are closed, and to each viewer what it means 
     const endedAt = Date.parse((await ended.getAttribute('datetime')) ?? '');
     vitestExpect(Math.abs(endedAt - boughtAt)).toBeLessThan(60_000);
     vitestExpect(endedAt).toBeLessThan(endsAt.getTime() - DAY_MS);
-    await expect(seller.page.getByText('1 bids were placed')).toBeVisible();
+    await expect(seller.page.getByText('1 bid was placed')).toBeVisible();
 
     // The buyer reads it as theirs.
     await expect(bob.page.getByText('You won this auction for $800 with Buy It Now')).toBeVisible();

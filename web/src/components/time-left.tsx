@@ -49,11 +49,11 @@ export const timeLeftText = (endsAt: string, at: number): string => {
 };
 
 /**
- * When a closed auction closed. It reads the view's end time, which is when a normal close
- * happens; a close before it (Buy It Now) is not in this view.
+ * When a closed auction stopped taking bids: `closedAt` (a Buy It Now sale closes before the
+ * planned end), else its end (an auction the catalog closed before it kept `closedAt`).
  */
-export const closedAtOf = (auction: Pick<AuctionView, 'auctionEndTime'>): string =>
-  auction.auctionEndTime;
+export const closedAtOf = (auction: Pick<AuctionView, 'closedAt' | 'auctionEndTime'>): string =>
+  auction.closedAt ?? auction.auctionEndTime;
 
 /**
  * A live auction's time left, ticking, in red under an hour with the words "Ending soon" (never

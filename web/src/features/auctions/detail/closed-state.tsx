@@ -1,4 +1,5 @@
 import type { AuctionView } from '@auction/contracts';
+import { closedAtOf } from '../../../components/time-left';
 import { formatDateTime } from '../../../lib/format';
 
 /**
@@ -20,14 +21,9 @@ export const priceLabel = (auction: Pick<AuctionView, 'status' | 'boughtNow'>): 
 
 /** The starting price card's count: the spec's "{n} bids are live" only while bids still can be. */
 export const bidCountNote = (auction: Pick<AuctionView, 'status' | 'bidCount'>): string =>
-  `${auction.bidCount} ${auction.status === 'Live' ? 'bids are live' : 'bids were placed'}`;
-
-/**
- * When a closed auction stopped taking bids: `closedAt` (a Buy It Now sale closes before the
- * planned end), else its end (an auction the catalog closed before it kept `closedAt`).
- */
-const closedAtOf = (auction: Pick<AuctionView, 'closedAt' | 'auctionEndTime'>): string =>
-  auction.closedAt ?? auction.auctionEndTime;
+  auction.status === 'Live'
+    ? `${auction.bidCount} bids are live`
+    : `${auction.bidCount} ${auction.bidCount === 1 ? 'bid was' : 'bids were'} placed`;
 
 /** In place of the countdown once the auction is no longer Live: it ended, and when. */
 export const AuctionEnded = ({ auction }: { auction: AuctionView }) => {
