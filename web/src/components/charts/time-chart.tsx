@@ -106,8 +106,8 @@ export const TimeChart = ({
   formatTime,
   empty = 'Nothing to show yet.',
   until,
-  width = 640,
-  height = 240,
+  width = 800,
+  height = 220,
   className,
 }: TimeChartProps) => {
   const id = useId();
@@ -140,7 +140,6 @@ export const TimeChart = ({
             aria-label={`${title}: ${all.length} points, from ${formatValue(
               Math.min(...all.map((p) => p.y)),
             )} to ${formatValue(Math.max(...all.map((p) => p.y)))}. The table below lists them.`}
-            preserveAspectRatio="none"
           >
             {niceTicks(yExtent, 4).map((tick) => (
               <g key={`y${tick}`} className="chart-grid">
