@@ -15,6 +15,7 @@ import { PricePanel } from './detail/price-panel';
 import { SellerControls } from './detail/seller-controls';
 import { useAuctionDetail } from './detail/use-auction-detail';
 import { useBidActions, useBidDialog } from './detail/use-bid-actions';
+import { PriceHistorySection } from './history/price-history-section';
 import { useLiveAuction } from './live-auction-store';
 import './auctions.css';
 
@@ -79,6 +80,7 @@ const AuctionDetail = ({ auction }: { auction: AuctionView }) => {
         onEdit={startEdit}
         onDelete={startDelete}
       />
+      <PriceHistorySection auction={auction} />
       <BidDialogs
         auction={auction}
         dialog={dialog}
