@@ -168,4 +168,29 @@ describe('the price history on the auction page, in a real browser', () => {
     await section.getByText('Price over time as a table').click();
     await expect(section.locator('.time-chart-table tbody tr')).toHaveCount(8);
   });
+
+  test('Auctions Won and My Auctions chart the winnings and the sales over time', async () => {
+    const auctionId = await createAuctionThroughApi(seller.page, server.url, {
+      title: `Sextant ${Date.now().toString(36)}`,
+      description: 'Brass, 1900s',
+      category: 'antiques',
+      startingPrice: 100,
+      buyNowPrice: 345,
+      endsAt: new Date(Date.now() + 86_400_000),
+    });
+    await apiAs(bob.page, server.url, 'POST', '/bid/buyNow', { productId: auctionId, price: 345 });
+
+    await bob.page.goto('/dashboard/auctions-won');
+    const won = bob.page.getByRole('figure', { name: 'Your winnings over time' });
+    await expect(won.locator('[data-point]')).toHaveCount(2);
+    await won.getByText('Your winnings over time as a table').click();
+    await expect(won.locator('.time-chart-table tbody')).toContainText('$345');
+
+    await seller.page.goto('/dashboard/my-auctions');
+    onScreen = seller.page;
+    const sales = seller.page.getByRole('figure', { name: 'Your sales over time' });
+    await expect(sales.locator('[data-point]')).toHaveCount(2);
+    await sales.getByText('Your sales over time as a table').click();
+    await expect(sales.locator('.time-chart-table tbody')).toContainText('$345');
+  });
 });
