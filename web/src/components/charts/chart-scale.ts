@@ -8,16 +8,19 @@ export interface Extent {
   readonly max: number;
 }
 
-/** The smallest extent holding every value (and `[0, 1]` when none); a single value is widened. */
-export const extentOf = (values: readonly number[], pad = 0): Extent => {
+/**
+ * The smallest extent holding every value (and `[0, 1]` when none); a single value is widened by
+ * `widen` each way (default: a tenth of it, or 1).
+ */
+export const extentOf = (values: readonly number[], pad = 0, widen?: number): Extent => {
   const finite = values.filter(Number.isFinite);
   if (finite.length === 0) return { min: 0, max: 1 };
   let min = Math.min(...finite);
   let max = Math.max(...finite);
   if (min === max) {
-    const widen = Math.abs(min) > 0 ? Math.abs(min) * 0.1 : 1;
-    min -= widen;
-    max += widen;
+    const by = widen ?? (Math.abs(min) > 0 ? Math.abs(min) * 0.1 : 1);
+    min -= by;
+    max += by;
   }
   const room = (max - min) * pad;
   return { min: min - room, max: max + room };

@@ -7,6 +7,7 @@ describe('chart scale', () => {
     expect(extentOf([])).toEqual({ min: 0, max: 1 });
     expect(extentOf([100])).toEqual({ min: 90, max: 110 });
     expect(extentOf([0, 10], 0.1)).toEqual({ min: -1, max: 11 });
+    expect(extentOf([1000], 0, 5)).toEqual({ min: 995, max: 1005 });
   });
 
   it('maps linearly, also onto a reversed range (SVG y grows downwards)', () => {

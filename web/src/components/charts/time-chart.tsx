@@ -63,6 +63,9 @@ export interface TimeChartProps {
   readonly className?: string;
 }
 
+/** A single moment is shown with an hour each side. */
+const SINGLE_TIME_SPAN_MS = 3_600_000;
+
 const MARGIN = { top: 12, right: 16, bottom: 28, left: 64 };
 const SHAPE_LEGEND: Record<PointShape, string> = {
   dot: '●',
@@ -114,7 +117,7 @@ export const TimeChart = ({
   const all = series.flatMap((s) => s.points);
   const times = [...all.map((p) => p.t), ...markers.map((m) => m.t)];
   if (until !== undefined && all.length > 0) times.push(until);
-  const tExtent = extentOf(times);
+  const tExtent = extentOf(times, 0, SINGLE_TIME_SPAN_MS);
   const yExtent = extentOf([...all.map((p) => p.y), ...lines.map((l) => l.y)], 0.08);
   if (yExtent.min < 0 && all.every((p) => p.y >= 0)) yExtent.min = 0;
   const x = linearScale(tExtent, MARGIN.left, width - MARGIN.right);
