@@ -118,8 +118,10 @@ export const TimeChart = ({
   const times = [...all.map((p) => p.t), ...markers.map((m) => m.t)];
   if (until !== undefined && all.length > 0) times.push(until);
   const tExtent = extentOf(times, 0, SINGLE_TIME_SPAN_MS);
-  const yExtent = extentOf([...all.map((p) => p.y), ...lines.map((l) => l.y)], 0.08);
-  if (yExtent.min < 0 && all.every((p) => p.y >= 0)) yExtent.min = 0;
+  const padded = extentOf([...all.map((p) => p.y), ...lines.map((l) => l.y)], 0.08);
+  // Money never goes below 0: the padding does not either.
+  const yExtent =
+    padded.min < 0 && all.every((p) => p.y >= 0) ? { min: 0, max: padded.max } : padded;
   const x = linearScale(tExtent, MARGIN.left, width - MARGIN.right);
   const y = linearScale(yExtent, height - MARGIN.bottom, MARGIN.top);
   const shapes = [...new Set(all.map((p) => p.shape ?? 'dot'))];
