@@ -31,9 +31,12 @@ describe('the price history on the auction page, in a real browser', () => {
   beforeAll(async () => {
     server = await startProductServer();
     browser = await launchBrowser();
-    [seller, alice, bob, carol] = await Promise.all(
-      [0, 1, 2, 3].map(() => newPerson(browser, server.url)),
-    );
+    [seller, alice, bob, carol] = await Promise.all([
+      newPerson(browser, server.url),
+      newPerson(browser, server.url),
+      newPerson(browser, server.url),
+      newPerson(browser, server.url),
+    ]);
     await registerThroughApi(seller.page, server.url, accountFor('Sam', 'Seller'));
     await registerThroughApi(alice.page, server.url, accountFor('Alice', 'History'));
     await registerThroughApi(bob.page, server.url, accountFor('Bob', 'History'));
