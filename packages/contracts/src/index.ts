@@ -137,7 +137,6 @@ export { userOperations } from './http/users';
 export {
   PRICE_HISTORY_PAGE,
   PriceHistoryEntry,
-  PriceHistoryKind,
   priceHistoryOperations,
 } from './http/price-history';
 export { AccountDeleted, UserEvent } from './events/user-events';
