@@ -106,6 +106,8 @@ export const Config = z
     RATE_LIMIT_BIDS: perWindow('RATE_LIMIT_BIDS', 600),
     /** Watchlist changes (watch, unwatch) per user per minute: each one is an event in the log. */
     RATE_LIMIT_WATCHES: perWindow('RATE_LIMIT_WATCHES', 120),
+    /** Price history pages (`GET /auction/history`, anyone) per client address per minute. */
+    RATE_LIMIT_HISTORY: perWindow('RATE_LIMIT_HISTORY', 300),
     /** New auctions (`createAuction` requests) per user per hour. */
     RATE_LIMIT_AUCTIONS: perWindow('RATE_LIMIT_AUCTIONS', 100),
     /** New auctions per client address per hour, all its users together. */

@@ -140,6 +140,11 @@ export {
 } from './http/auctions';
 export { AMOUNT_REQUIRED, BidAmount, bidOperations } from './http/bids';
 export { userOperations } from './http/users';
+export {
+  PRICE_HISTORY_PAGE,
+  PriceHistoryEntry,
+  priceHistoryOperations,
+} from './http/price-history';
 export { AccountDeleted, UserEvent } from './events/user-events';
 export { WatchlistEvent } from './events/watchlist-events';
 export {

@@ -3,6 +3,7 @@ import { auctionOperations } from './auctions';
 import { authOperations } from './auth';
 import { bidOperations } from './bids';
 import { type Operation, operationTable } from './operation';
+import { priceHistoryOperations } from './price-history';
 import { userOperations } from './users';
 import { watchlistOperations } from './watchlist';
 
@@ -33,6 +34,7 @@ export const operations: readonly Operation[] = [
   ...Object.values(serviceOperations),
   ...Object.values(authOperations),
   ...Object.values(auctionOperations),
+  ...Object.values(priceHistoryOperations),
   ...Object.values(watchlistOperations),
   ...Object.values(userOperations),
   ...Object.values(bidOperations),

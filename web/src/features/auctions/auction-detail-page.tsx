@@ -16,6 +16,7 @@ import { SellerControls } from './detail/seller-controls';
 import { StickyBidBar } from './detail/sticky-bid-bar';
 import { useAuctionDetail } from './detail/use-auction-detail';
 import { useBidActions, useBidDialog } from './detail/use-bid-actions';
+import { PriceHistorySection } from './history/price-history-section';
 import { useLiveAuction } from './live-auction-store';
 import './auctions.css';
 
@@ -80,6 +81,7 @@ const AuctionDetail = ({ auction }: { auction: AuctionView }) => {
         onEdit={startEdit}
         onDelete={startDelete}
       />
+      <PriceHistorySection auction={auction} />
       <StickyBidBar auction={auction} standing={standing} open={open} />
       <BidDialogs
         auction={auction}

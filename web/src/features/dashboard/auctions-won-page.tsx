@@ -6,6 +6,8 @@ import { ListFailed } from '../../components/list-failed';
 import { formatDate, formatMoney } from '../../lib/format';
 import { useRefetchOnReconnect } from '../../lib/use-socket-link';
 import { dashboardApi } from './api';
+import { SummaryChart } from './summary-chart';
+import { winningsSeries } from './summary-series';
 import './dashboard.css';
 
 const NO_STATISTICS: WinningsStatistics = {
@@ -150,6 +152,13 @@ export const AuctionsWonPage = () => {
               <p className="stat-value">{formatMoney(statistics.averageSavings)}</p>
             </div>
           </div>
+          {winnings.length > 0 && (
+            <SummaryChart
+              title="Your winnings over time"
+              series={winningsSeries(winnings)}
+              empty="No winnings yet."
+            />
+          )}
           {winnings.length === 0 ? (
             <div className="empty card">
               <h2>No Winnings Yet</h2>

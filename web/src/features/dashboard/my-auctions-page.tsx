@@ -6,6 +6,8 @@ import { notify, withLoadingToast } from '../../lib/toast';
 import { usePagedList } from '../../lib/use-paged-list';
 import { auctionsApi } from '../../lib/auctions-api';
 import { PagedAuctionGrid } from './paged-auction-grid';
+import { SummaryChart } from './summary-chart';
+import { salesSeries } from './summary-series';
 import { refusalMessage } from '../../components/form-controls';
 import { useProfile } from '../../lib/profile-store';
 import './dashboard.css';
@@ -84,6 +86,13 @@ export const MyAuctionsPage = () => {
           Create Auction
         </Link>
       </header>
+      {list.items.some((auction) => auction.status === 'Sold') && (
+        <SummaryChart
+          title="Your sales over time"
+          series={salesSeries(list.items)}
+          empty="No sales yet among the auctions shown."
+        />
+      )}
       <PagedAuctionGrid
         list={list}
         loadingText="Loading your auctions..."

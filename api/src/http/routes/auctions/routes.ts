@@ -10,6 +10,7 @@ import { respond } from '../../respond';
 import { routesOn } from '../../route';
 import type { AppPassport } from '../auth/passport';
 import { browsingRoutes } from './browsing';
+import { priceHistoryRoute } from './price-history';
 import { sellingRoutes } from './selling';
 
 type Route = ReturnType<typeof routesOn>;
@@ -78,6 +79,7 @@ export const auctionRoutes = (
   const route = routesOn(router, '/auction');
   sellingRoutes(route, deps, consistency);
   browsingRoutes(route, deps);
+  priceHistoryRoute(route, deps);
   categoryRoutes(route, deps, consistency);
   notificationRoutes(route, deps);
   return router;
