@@ -13,7 +13,7 @@ const RESERVE_TOO_LOW = 'The reserve price must be at least the starting price';
 /**
  * The create form shows each problem at its own field (aria-invalid, described by its message),
  * all at once, and nothing else: no banner, no toast. A failure no field explains (the network)
- * gets one message in the form.
+ * gets the spec's two: 'Cannot Create Auction' (toast) and its message in the form.
  */
 describe('the create auction form: every field error at its field, and nothing else', () => {
   let server: ProductServer;
@@ -119,7 +119,7 @@ describe('the create auction form: every field error at its field, and nothing e
     await expectNothingElse(page);
   });
 
-  test('a network failure shows one message in the form; the next attempt clears it and lists the auction', async () => {
+  test("a network failure shows the spec's toast and one message in the form; the next attempt clears it and lists the auction", async () => {
     const { page } = seller;
     onScreen = page;
     await page.goto('/dashboard/create-auction');
@@ -134,8 +134,10 @@ describe('the create auction form: every field error at its field, and nothing e
     await expect(banner).toContainText('Failed to create auction. Please try again.');
     await page.waitForTimeout(700);
     vitestExpect(await banner.count()).toBe(1);
-    vitestExpect(await page.locator('.Toastify__toast--error').count()).toBe(0);
-    await screenshot(page, 'create form network failure one message');
+    const toasts = page.locator('.Toastify__toast--error');
+    vitestExpect(await toasts.count()).toBe(1);
+    await expect(toasts).toHaveText('Cannot Create Auction');
+    await screenshot(page, 'create form network failure spec toast and message');
 
     await page.unroute('**/api/v1/auction/createAuction');
     await submit(page);

@@ -132,7 +132,11 @@ const useCreateAuctionForm = () => {
       const unplaced = placeRefusal(sent.detail, REFUSED_FIELDS, (field, message) =>
         setError(field, { message }, { shouldFocus: true }),
       );
-      if (unplaced !== null || sent.detail === null) setFailure(unplaced ?? '');
+      if (unplaced !== null || sent.detail === null) {
+        // A failure no field explains: the spec's toast and the form's message, both.
+        notify.error(unplaced ? `Cannot Create Auction: ${unplaced}` : 'Cannot Create Auction');
+        setFailure(unplaced ?? '');
+      }
       return;
     }
     void useProfile.getState().load();

@@ -1,5 +1,6 @@
 import type { AuctionView, WinningItem } from '@auction/contracts';
 import type { ChartSeries } from '../../components/charts/time-chart';
+import { closedAtOf } from '../../components/time-left';
 import { formatMoney } from '../../lib/format';
 
 /**
@@ -57,7 +58,7 @@ export const winningsSeries = (items: readonly WinningItem[]): ChartSeries[] =>
     'Total spent',
   );
 
-/** The seller's sold auctions among those listed: each sale, and the running total of sales. */
+/** The seller's sold auctions among those listed: each sale when it closed, and the running total. */
 export const salesSeries = (auctions: readonly AuctionView[]): ChartSeries[] =>
   seriesOf(
     auctions.flatMap((auction) =>
@@ -66,7 +67,7 @@ export const salesSeries = (auctions: readonly AuctionView[]): ChartSeries[] =>
             {
               key: auction._id,
               title: auction.title,
-              at: auction.auctionEndTime,
+              at: closedAtOf(auction),
               price: auction.finalPrice,
             },
           ]
