@@ -351,7 +351,7 @@ describe('Buy It Now', () => {
       .given([created({ buyNowPrice: 80_000 })])
       .when(buy())
       .then([
-        event('BidPlaced', { bidId: 'buy1', bidderId: 'bob', amount: 80_000 }),
+        event('BidPlaced', { bidId: 'buy1', bidderId: 'bob', amount: 80_000, buyNow: true }),
         event('AuctionClosed', {
           outcome: 'Sold',
           winnerId: 'bob',
@@ -376,7 +376,7 @@ describe('Buy It Now', () => {
       .given([created(prices), placed('alice', 'b1', 49_999)])
       .when(buy())
       .then([
-        event('BidPlaced', { bidId: 'buy1', bidderId: 'bob', amount: 80_000 }),
+        event('BidPlaced', { bidId: 'buy1', bidderId: 'bob', amount: 80_000, buyNow: true }),
         event('AuctionClosed', {
           outcome: 'Sold',
           winnerId: 'bob',
