@@ -8,41 +8,10 @@ import { type Page, expect } from './support/expect';
 import { accountFor, logIn } from './support/people';
 import { type ProductServer, startProductServer } from './support/server';
 
-/** A call the support's `apiAs` does not make (PUT, DELETE), as the page's user. */
-const send = async (
-  page: Page,
-  baseURL: string,
-  method: 'PUT' | 'DELETE',
-  path: string,
-  data?: unknown,
-) => {
-  const response = await page.request.fetch(`/api/v1${path}`, {
-    method,
-    headers: { Origin: baseURL },
-    ...(data === undefined ? {} : { data }),
-  });
-  if (!response.ok())
-    throw new Error(`${method} ${path}: ${response.status()} ${await response.text()}`);
-};
-
 /** The value a `datetime-local` input takes for an instant, in the browser's (and our) zone. */
 const localInput = (iso: string): string => {
   const ms = Date.parse(iso);
   return new Date(ms - new Date(ms).getTimezoneOffset() * 60_000).toISOString().slice(0, 23);
-};
-
-/**
- * A person whose tab lets axe-core's script in: the app's CSP (`script-src 'self'`) blocks the
- * inline script `expectNoAxeViolations` injects, so this context bypasses CSP (tests only).
- */
-const axePerson = async (browser: Browser, baseURL: string): Promise<Person> => {
-  const context = await browser.newContext({
-    baseURL,
-    viewport: { width: 1280, height: 900 },
-    bypassCSP: true,
-  });
-  context.setDefaultTimeout(15_000);
-  return { context, page: await context.newPage() };
 };
 
 const MS_TIME = /\d{1,2}:\d{2}:\d{2}\.\d{3}\s[AP]M/;
@@ -63,9 +32,9 @@ describe('the audit page is a timeline: scrub by revision and time, see each cha
     const [ann, ben, cat, dan] = await Promise.all(
       ['Ann', 'Ben', 'Cat', 'Dan'].map(() => newPerson(browser, server.url)),
     );
-    const sam = await axePerson(browser, server.url);
+    const sam = await newPerson(browser, server.url);
     seller = sam;
-    auditor = await axePerson(browser, server.url);
+    auditor = await newPerson(browser, server.url);
     await registerThroughApi(sam.page, server.url, accountFor('Sam', 'Seller'));
     await registerThroughApi(ann!.page, server.url, accountFor('Ann', 'Archer'));
     await registerThroughApi(ben!.page, server.url, accountFor('Ben', 'Baker'));
@@ -92,9 +61,9 @@ describe('the audit page is a timeline: scrub by revision and time, see each cha
     const annBid = await bid(ann!, 150); // 1
     await bid(ben!, 200); // 2
     const catBid = await bid(cat!, 250, 600); // 3, and 4: the system bids Cat up to the reserve
-    await send(ann!.page, server.url, 'DELETE', `/bid/deleteBid/${annBid}`); // 5
+    await apiAs(ann!.page, server.url, 'DELETE', `/bid/deleteBid/${annBid}`); // 5
     await bid(dan!, 450); // 6, and 7: Cat's maximum answers
-    await send(cat!.page, server.url, 'PUT', `/bid/editBid/${catBid}`, { maxBidAmount: 700 }); // 8
+    await apiAs(cat!.page, server.url, 'PUT', `/bid/editBid/${catBid}`, { maxBidAmount: 700 }); // 8
     await registerThroughApi(auditor.page, server.url, auditorAccount);
     await apiAs(auditor.page, server.url, 'POST', '/auth/logout');
     grantRole(server.dataDir, auditorAccount.email, 'Auditor');

@@ -50,12 +50,6 @@ describe('decision information, in a real browser', () => {
       t.trim(),
     );
   const toasts = (page: Page) => page.locator('.Toastify__toast');
-  /** A person whose pages let axe-core's script in (the app's CSP allows only its own scripts). */
-  const personWithAxe = async (viewport = { width: 1280, height: 900 }): Promise<Person> => {
-    const context = await browser.newContext({ baseURL: server.url, viewport, bypassCSP: true });
-    context.setDefaultTimeout(15_000);
-    return { context, page: await context.newPage() };
-  };
   /** What axe-core (WCAG 2 AA) finds wrong in what this item added: cards' facts, sort, bar, dialog. */
   const ownViolations = async (page: Page) =>
     (await axeViolations(page)).flatMap((v) =>
@@ -70,7 +64,7 @@ describe('decision information, in a real browser', () => {
     server = await startProductServer();
     browser = await launchBrowser();
     seller = await newPerson(browser, server.url);
-    bidder = await personWithAxe();
+    bidder = await newPerson(browser, server.url);
     rival = await newPerson(browser, server.url);
     await signUpAndLogIn(seller.page, accountFor('Sam', 'Seller'));
     await signUpAndLogIn(bidder.page, accountFor('Bob', 'Bidder'));
@@ -236,7 +230,7 @@ describe('decision information, in a real browser', () => {
   });
 
   test('on a phone the bar with the price, the time left and Bid is above the fold', async () => {
-    const phone = await personWithAxe({ width: 390, height: 844 });
+    const phone = await newPerson(browser, server.url, { width: 390, height: 844 });
     const { page } = phone;
     onScreen = page;
     await signUpAndLogIn(page, accountFor('Pia', 'Phone'));

@@ -52,16 +52,6 @@ describe('the price history on the auction page, in a real browser', () => {
     if (onScreen) await screenshot(onScreen, task.name);
   });
 
-  /** PUT and DELETE as the page's user (apiAs sends POST and GET). */
-  const send = async (page: Page, method: 'PUT' | 'DELETE', path: string, data?: unknown) => {
-    const response = await page.request.fetch(`/api/v1${path}`, {
-      method,
-      headers: { Origin: server.url },
-      ...(data === undefined ? {} : { data }),
-    });
-    vitestExpect(response.status(), await response.text()).toBe(200);
-  };
-
   const bid = async (person: Person, auctionId: string, bidAmount: number, maxBidAmount?: number) =>
     (await apiAs(person.page, server.url, 'POST', '/bid/placeBid', {
       productId: auctionId,
@@ -104,9 +94,11 @@ describe('the price history on the auction page, in a real browser', () => {
     await bid(bob, auctionId, 160, 317);
     // The raise comes seconds after the bid it raises: its row must say its own time.
     await new Promise((resolve) => setTimeout(resolve, 2100));
-    await send(alice.page, 'PUT', `/bid/editBid/${first.newBid._id}`, { bidAmount: 260 });
+    await apiAs(alice.page, server.url, 'PUT', `/bid/editBid/${first.newBid._id}`, {
+      bidAmount: 260,
+    });
     const carols = await bid(carol, auctionId, 400);
-    await send(carol.page, 'DELETE', `/bid/deleteBid/${carols.newBid._id}`);
+    await apiAs(carol.page, server.url, 'DELETE', `/bid/deleteBid/${carols.newBid._id}`);
 
     const entries = await historyOf(alice.page, auctionId);
     vitestExpect(entries.map((e) => e.kind)).toEqual([

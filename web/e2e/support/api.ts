@@ -9,7 +9,7 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 export const apiAs = async (
   page: Page,
   baseURL: string,
-  method: 'POST' | 'GET',
+  method: 'POST' | 'GET' | 'PUT' | 'DELETE',
   path: string,
   data?: unknown,
 ) => {
