@@ -323,6 +323,29 @@ describe('a day on the marketplace, in a real browser', () => {
     await page.getByLabel('Category').selectOption({ label: 'Antiques' });
   });
 
+  test('clearing the search and choosing a category in one moment keeps both', async () => {
+    const { page } = rival;
+    onScreen = page;
+    await page.goto('/auctions?q=no+such+thing+anywhere');
+    await expect(page.getByText('No auctions found.')).toBeVisible();
+    // Both changes before React renders again (no microtask between them), as a fast hand or a
+    // slow machine makes them: the second must not bring the first one's old search back.
+    await page.evaluate(() => {
+      const input = document.querySelector<HTMLInputElement>('form[role="search"] input')!;
+      const select = document.querySelector<HTMLSelectElement>('form[role="search"] select')!;
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, '');
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value')!.set!.call(
+        select,
+        'Antiques',
+      );
+      select.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    await expect(page.getByRole('heading', { name: title })).toBeVisible();
+    await expect(page).toHaveURL(/\/auctions\?category=Antiques$/);
+    await expect(page.getByLabel('Search by title')).toHaveValue('');
+  });
+
   test('a phone-sized screen shows home and the auction without sideways scrolling', async () => {
     const phone = await newPerson(browser, server.url, { width: 375, height: 812 });
     onScreen = phone.page;

@@ -1,5 +1,5 @@
 import { AuctionSort, type CategoryView } from '@auction/contracts';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { auctionsApi } from '../../../lib/auctions-api';
 import { filterCategoryNames } from '../../../lib/categories';
@@ -53,17 +53,25 @@ export const useAuctionFilters = () => {
     };
   }, []);
 
-  const setFilter = (key: 'q' | 'category' | 'sort', value: string) =>
-    setParams(
-      (previous) => {
-        const next = new URLSearchParams(previous);
-        // Newest first is the default: the URL names another order only.
-        if (value && !(key === 'sort' && value === 'newest')) next.set(key, value);
-        else next.delete(key);
-        return next;
-      },
-      { replace: true },
-    );
+  // The URL last asked for, until a render shows it: the router's own "previous" is the params
+  // of the last render, so two changes before it (the search cleared, then a category chosen at
+  // once) would otherwise bring the first one's old value back.
+  const asked = useRef<URLSearchParams | null>(null);
+  useEffect(() => {
+    if (asked.current?.toString() === params.toString()) asked.current = null;
+  }, [params]);
+  const replaceParams = (next: URLSearchParams) => {
+    asked.current = next;
+    setParams(next, { replace: true });
+  };
+
+  const setFilter = (key: 'q' | 'category' | 'sort', value: string) => {
+    const next = new URLSearchParams(asked.current ?? params);
+    // Newest first is the default: the URL names another order only.
+    if (value && !(key === 'sort' && value === 'newest')) next.set(key, value);
+    else next.delete(key);
+    replaceParams(next);
+  };
 
   return {
     query,
@@ -73,8 +81,10 @@ export const useAuctionFilters = () => {
     categoryNames,
     setFilter,
     // Clears what narrows the list; the order stays.
-    clear: () =>
-      setParams(new URLSearchParams(sort === 'newest' ? {} : { sort }), { replace: true }),
+    clear: () => {
+      const order = (asked.current ?? params).get('sort');
+      replaceParams(new URLSearchParams(order ? { sort: order } : {}));
+    },
     filtered: Boolean(query.trim() || category),
   };
 };
